@@ -1,0 +1,45 @@
+"""User profile: display name, avatar, messenger identifiers, language and time zone."""
+from __future__ import annotations
+
+import zoneinfo
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .validators import validate_avatar
+
+
+def _time_zones():
+    return sorted((tz, tz) for tz in zoneinfo.available_timezones() if "/" in tz or tz == "UTC")
+
+
+def avatar_path(instance, filename):
+    return f"avatars/{instance.user_id}/{filename}"
+
+
+class Profile(models.Model):
+    """One per user (created on signup). ``language`` and ``time_zone`` drive how every page is shown."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    display_name = models.CharField(_("display name"), max_length=80, blank=True)
+    avatar = models.ImageField(_("avatar"), upload_to=avatar_path, blank=True, validators=[validate_avatar])
+    messengers = models.TextField(
+        _("messenger identifiers"), blank=True, max_length=500,
+        help_text=_("Free text, e.g. Telegram @name, Discord name#0000."),
+    )
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, default="ru")
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, choices=_time_zones, default=settings.GM_DEFAULT_USER_TIME_ZONE
+    )
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.user.get_username()

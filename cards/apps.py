@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class CardsConfig(AppConfig):
+    """The card collection, deck building and containers (filled by the cards issue)."""
+
+    name = "cards"
+    verbose_name = _("Cards")
+    default_auto_field = "django.db.models.BigAutoField"

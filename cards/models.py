@@ -1,0 +1,1 @@
+"""Card collection models (the cards issue fills this app)."""

@@ -1,0 +1,115 @@
+"""API serializers. Seats, orders and log entries are always serialized from the visibility layer's output."""
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from .. import registry
+from ..models import AuditEntry, Game, LogEntry, Order, Phase, Post
+
+
+class PhaseSerializer(serializers.ModelSerializer):
+    label = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Phase
+        fields = ["id", "ordinal", "kind", "number", "label", "status", "opens_at", "deadline", "resolved_at",
+                  "actors"]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    master = serializers.CharField(source="master.get_username", read_only=True)
+    module_name = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Game
+        fields = ["id", "module", "module_name", "title", "description", "master", "status", "options", "durations",
+                  "created_at", "started_at", "finished_at", "paused_at", "outcome"]
+        read_only_fields = fields
+
+
+class GameCreateSerializer(serializers.Serializer):
+    module = serializers.ChoiceField(choices=())
+    title = serializers.CharField(max_length=200)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    options = serializers.DictField(required=False, default=dict)
+    durations = serializers.DictField(child=serializers.FloatField(), required=False, default=dict)
+    rng_seed = serializers.IntegerField(required=False, min_value=0, max_value=2**63 - 1, allow_null=True,
+                                        default=None)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["module"].choices = registry.choices()
+
+
+class SeatSerializer(serializers.Serializer):
+    """A seat as the visibility layer projected it (``private`` only where the viewer may see it)."""
+
+    id = serializers.IntegerField()
+    display_name = serializers.CharField()
+    position = serializers.IntegerField()
+    alive = serializers.BooleanField()
+    public = serializers.DictField()
+    private = serializers.DictField(required=False)
+
+
+class LogEntrySerializer(serializers.ModelSerializer):
+    text = serializers.SerializerMethodField()
+    phase = serializers.IntegerField(source="phase.ordinal", allow_null=True, read_only=True)
+
+    class Meta:
+        model = LogEntry
+        fields = ["id", "phase", "visibility", "seat", "group", "kind", "data", "text", "created_at"]
+
+    def get_text(self, entry) -> str:
+        return entry.text()
+
+
+class OrderSerializer(serializers.ModelSerializer):
+    seat = serializers.CharField(source="seat.display_name", read_only=True)
+    phase = serializers.IntegerField(source="phase.ordinal", read_only=True)
+
+    class Meta:
+        model = Order
+        fields = ["id", "phase", "seat", "version", "payload", "created_at"]
+
+
+class OrderSubmitSerializer(serializers.Serializer):
+    payload = serializers.JSONField(help_text=_("The order, in the module's shape (a JSON object)."))
+
+    def validate_payload(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError(_("An order must be a JSON object."))
+        return value
+
+
+class JoinSerializer(serializers.Serializer):
+    display_name = serializers.CharField(max_length=80)
+
+
+class PostSerializer(serializers.ModelSerializer):
+    author = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Post
+        fields = ["id", "author", "body", "created_at", "edited_at"]
+        read_only_fields = ["id", "author", "created_at", "edited_at"]
+
+    def get_author(self, post) -> str:
+        return post.seat.display_name if post.seat else post.author.get_username()
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class ExtendSerializer(ReasonSerializer):
+    minutes = serializers.IntegerField(min_value=1, max_value=60 * 24 * 30)
+
+
+class AuditEntrySerializer(serializers.ModelSerializer):
+    actor = serializers.CharField(source="actor.get_username")
+
+    class Meta:
+        model = AuditEntry
+        fields = ["id", "action", "reason", "data", "actor", "created_at"]

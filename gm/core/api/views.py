@@ -1,0 +1,172 @@
+"""REST API. Views parse input, call one service or visibility selector, and serialize.
+
+Every list is scoped to the viewer through ``gm.core.visibility`` (DRF applies no object permissions to lists).
+"""
+from __future__ import annotations
+
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from .. import services, visibility
+from ..models import Game, Phase
+from . import serializers as s
+
+
+class GameViewSet(viewsets.GenericViewSet):
+    """Games the viewer may see, with their seats, phases, log, orders, thread and master actions."""
+
+    queryset = Game.objects.none()
+    serializer_class = s.GameSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    def get_queryset(self):
+        return visibility.visible_games(self.request.user)
+
+    def _game(self) -> Game:
+        return self.get_object()
+
+    def _viewer(self, game: Game) -> visibility.Viewer:
+        return visibility.viewer_for(self.request.user, game)
+
+    def _paged(self, queryset, serializer_class):
+        page = self.paginate_queryset(queryset)
+        data = serializer_class(page if page is not None else queryset, many=True).data
+        return self.get_paginated_response(data) if page is not None else Response(data)
+
+    def list(self, request):
+        return self._paged(self.get_queryset(), s.GameSerializer)
+
+    def retrieve(self, request, pk=None):
+        return Response(s.GameSerializer(self._game()).data)
+
+    @extend_schema(request=s.GameCreateSerializer, responses={201: s.GameSerializer})
+    def create(self, request):
+        data = s.GameCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.game_create(master=request.user, **data.validated_data)
+        return Response(s.GameSerializer(game).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=s.SeatSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def seats(self, request, pk=None):
+        return Response(s.SeatSerializer(visibility.seats(self._viewer(self._game())), many=True).data)
+
+    @extend_schema(responses=s.PhaseSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def phases(self, request, pk=None):
+        return self._paged(self._game().phases.order_by("ordinal"), s.PhaseSerializer)
+
+    @extend_schema(responses=s.LogEntrySerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def log(self, request, pk=None):
+        return self._paged(visibility.log_entries(self._viewer(self._game())), s.LogEntrySerializer)
+
+    @extend_schema(responses=s.AuditEntrySerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def audit(self, request, pk=None):
+        return self._paged(visibility.audit_entries(self._viewer(self._game())), s.AuditEntrySerializer)
+
+    @extend_schema(methods=["GET"], responses=s.OrderSerializer(many=True))
+    @extend_schema(methods=["POST"], request=s.OrderSubmitSerializer, responses={201: s.OrderSerializer})
+    @action(detail=True, methods=["get", "post"])
+    def orders(self, request, pk=None):
+        """GET: order versions the viewer may see. POST: a new version of the caller's order for the open phase."""
+        game = self._game()
+        if request.method == "GET":
+            return self._paged(visibility.orders(self._viewer(game)), s.OrderSerializer)
+        data = s.OrderSubmitSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        order = services.order_submit(phase=self._open_phase(game), user=request.user, payload=data.validated_data["payload"])
+        return Response(s.OrderSerializer(order).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={201: s.OrderSerializer})
+    @action(detail=True, methods=["post"], url_path="orders/withdraw")
+    def orders_withdraw(self, request, pk=None):
+        order = services.order_withdraw(phase=self._open_phase(self._game()), user=request.user)
+        return Response(s.OrderSerializer(order).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(methods=["GET"], responses=s.PostSerializer(many=True))
+    @extend_schema(methods=["POST"], request=s.PostSerializer, responses={201: s.PostSerializer})
+    @action(detail=True, methods=["get", "post"])
+    def posts(self, request, pk=None):
+        game = self._game()
+        if request.method == "GET":
+            return self._paged(visibility.posts(self._viewer(game)), s.PostSerializer)
+        data = s.PostSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        post = services.post_create(game=game, user=request.user, body=data.validated_data["body"])
+        return Response(s.PostSerializer(post).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.JoinSerializer, responses={201: s.SeatSerializer})
+    @action(detail=True, methods=["post"])
+    def join(self, request, pk=None):
+        game = self._game()
+        data = s.JoinSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat = services.seat_join(game=game, user=request.user, **data.validated_data)
+        viewer = self._viewer(game)
+        return Response(s.SeatSerializer(visibility.seat_projection(viewer, seat)).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None})
+    @action(detail=True, methods=["post"])
+    def leave(self, request, pk=None):
+        services.seat_leave(game=self._game(), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=None, responses=s.GameSerializer)
+    @action(detail=True, methods=["post"], url_path="open-signup")
+    def open_signup(self, request, pk=None):
+        return Response(s.GameSerializer(services.game_open_signup(game=self._game(), actor=request.user)).data)
+
+    @extend_schema(request=None, responses=s.PhaseSerializer)
+    @action(detail=True, methods=["post"])
+    def start(self, request, pk=None):
+        return Response(s.PhaseSerializer(services.game_start(game=self._game(), actor=request.user)).data)
+
+    @extend_schema(request=s.ExtendSerializer, responses=s.PhaseSerializer)
+    @action(detail=True, methods=["post"])
+    def extend(self, request, pk=None):
+        data = s.ExtendSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        phase = services.phase_extend(game=self._game(), actor=request.user, **data.validated_data)
+        return Response(s.PhaseSerializer(phase).data)
+
+    @extend_schema(request=s.ReasonSerializer, responses=s.GameSerializer)
+    @action(detail=True, methods=["post"])
+    def pause(self, request, pk=None):
+        data = s.ReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(s.GameSerializer(services.game_pause(game=self._game(), actor=request.user,
+                                                            **data.validated_data)).data)
+
+    @extend_schema(request=s.ReasonSerializer, responses=s.GameSerializer)
+    @action(detail=True, methods=["post"])
+    def resume(self, request, pk=None):
+        data = s.ReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(s.GameSerializer(services.game_resume(game=self._game(), actor=request.user,
+                                                             **data.validated_data)).data)
+
+    @extend_schema(request=s.ReasonSerializer, responses=s.PhaseSerializer)
+    @action(detail=True, methods=["post"], url_path="resolve-now")
+    def resolve_now(self, request, pk=None):
+        data = s.ReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        phase = services.phase_resolve_now(game=self._game(), actor=request.user, **data.validated_data)
+        return Response(s.PhaseSerializer(phase).data)
+
+    def _open_phase(self, game: Game) -> Phase:
+        phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
+        if phase is None:
+            raise services.ServiceError(_("There is no open phase to give orders for."), code="state")
+        return phase
+
+    def get_object(self):
+        try:
+            return super().get_object()
+        except (Http404, ValueError):
+            raise Http404(_("No such game.")) from None

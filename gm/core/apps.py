@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class CoreConfig(AppConfig):
+    name = "gm.core"
+    label = "core"
+    verbose_name = _("Game master")
+
+    def ready(self):
+        from django.conf import settings
+
+        from . import registry
+
+        registry.load(settings.GM_MODULES + settings.GM_EXTRA_MODULES)

@@ -1,0 +1,243 @@
+"""The pure engine interface every game module implements (functional core).
+
+Nothing here imports Django, touches I/O, reads a clock or uses the global ``random``: a module's engine receives
+plain data (JSON-compatible ``dict`` state, :class:`SeatInfo`, :class:`PhaseInfo`) and a seeded
+:class:`random.Random`, and returns plain data. The Django shell (``gm.core.services``) loads, calls and saves.
+
+The same interface carries the four phase shapes of the supported games (see ``docs/architecture.md``):
+simultaneous phases, ordered extra steps, turn-based play with reaction windows, and split days with dice.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Visibility = Literal["public", "seat", "group", "master"]
+VISIBILITIES: tuple[Visibility, ...] = ("public", "seat", "group", "master")
+
+
+class RuleViolation(Exception):
+    """One or more broken rules; raised by ``validate_options`` and ``validate_order``.
+
+    ``errors`` is a list of :class:`RuleError`; the shell shows every one of them, field by field.
+    """
+
+    def __init__(self, errors: Sequence[RuleError]):
+        self.errors = list(errors)
+        super().__init__("; ".join(e.render() for e in self.errors))
+
+
+@dataclass(frozen=True)
+class RuleError:
+    """A broken rule: ``rule`` is the rule ID (e.g. ``"FM-5.5"``) or ``""``; ``field`` is the payload key at
+    fault (``""`` for the whole order); ``message`` is a translatable text (may be a lazy string) and
+    ``params`` the numbers it names, formatted into it with ``%``."""
+
+    message: Any
+    field: str = ""
+    rule: str = ""
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    def render(self) -> str:
+        """The message in the active language with ``params`` filled in."""
+        text = str(self.message)
+        return text % dict(self.params) if self.params else text
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat as the engine sees it: ``id`` (stable int), ``name`` (display name), ``position`` (ring order,
+    0-based), ``alive`` and the module's ``data`` for this seat (secret and public)."""
+
+    id: int
+    name: str
+    position: int
+    alive: bool = True
+    data: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PhaseSpec:
+    """A phase a module asks the core to open.
+
+    ``kind`` is the module's phase kind slug (``night``, ``day``, ``doppelganger``, ``turn``, ``reaction``,
+    ``action``, ``contact``…); ``number`` its count shown in the label («Ночь 2»); ``duration`` the length in
+    seconds, or ``None`` to use the game's duration for ``kind``; ``actors`` the seat ids that may order in it
+    (``None``: every living seat) — turn-based games name one seat, reaction windows the attacked one;
+    ``setup`` marks a phase of the setup stage (deck building): the game stays ``setup`` until it is over.
+    """
+
+    kind: str
+    number: int = 1
+    duration: float | None = None
+    actors: Sequence[int] | None = None
+    setup: bool = False
+
+
+@dataclass(frozen=True)
+class PhaseInfo:
+    """The open phase as the engine sees it: ``kind``, ``number``, ``ordinal`` (1-based across the game) and
+    ``actors`` (``None`` = every living seat)."""
+
+    kind: str
+    number: int
+    ordinal: int
+    actors: Sequence[int] | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the log.
+
+    ``kind`` is a module message key (the module renders it in the viewer's language from ``data``);
+    ``visibility`` who may read it: ``public``; ``seat`` (``seat`` = the seat id); ``group`` (``group`` = a
+    group slug such as ``faction:mafia`` or ``room:3``); ``master`` (the resolution trace). ``data`` must be
+    JSON-compatible.
+    """
+
+    kind: str
+    data: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    visibility: Visibility = "public"
+    seat: int | None = None
+    group: str = ""
+
+    def __post_init__(self):
+        if self.visibility not in VISIBILITIES:
+            raise ValueError(f"unknown visibility {self.visibility!r}")
+        if (self.visibility == "seat") != (self.seat is not None):
+            raise ValueError("a seat event names exactly one seat, and only a seat event does")
+        if (self.visibility == "group") != bool(self.group):
+            raise ValueError("a group event names its group, and only a group event does")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: ``winners`` (faction slugs) and ``winning_seats`` (seat ids)."""
+
+    winners: Sequence[str]
+    winning_seats: Sequence[int] = ()
+
+
+@dataclass
+class SetupResult:
+    """What ``setup`` returns: the initial ``state``, per-seat ``seat_data`` (seat id → dict), initial
+    ``groups`` (group slug → seat ids, e.g. the Mafia learning each other), ``events`` and the ``first_phase``."""
+
+    state: dict
+    first_phase: PhaseSpec
+    seat_data: dict[int, dict] = dataclasses.field(default_factory=dict)
+    groups: dict[str, list[int]] = dataclasses.field(default_factory=dict)
+    events: list[Event] = dataclasses.field(default_factory=list)
+
+
+@dataclass
+class Resolution:
+    """What ``resolve`` returns: the new ``state``; ``seat_data`` and ``alive`` changes (seat id → value);
+    ``groups`` to add (slug → seat ids); ``events`` in order (their order is the resolution trace);
+    ``next_phase`` to open, or ``None`` together with an ``outcome`` when the game ends."""
+
+    state: dict
+    events: list[Event] = dataclasses.field(default_factory=list)
+    seat_data: dict[int, dict] = dataclasses.field(default_factory=dict)
+    alive: dict[int, bool] = dataclasses.field(default_factory=dict)
+    groups: dict[str, list[int]] = dataclasses.field(default_factory=dict)
+    next_phase: PhaseSpec | None = None
+    outcome: Outcome | None = None
+
+
+@dataclass(frozen=True)
+class ViewerInfo:
+    """Who looks, for ``GameModule.view``: ``kind`` is one of ``master``, ``player``, ``dead_player``,
+    ``spectator``, ``anonymous``; ``seat`` the viewer's own seat id (players only); ``revealed`` is true once
+    the game has ended (everything is shown to everyone)."""
+
+    kind: str
+    seat: int | None = None
+    revealed: bool = False
+
+    @property
+    def sees_everything(self) -> bool:
+        return self.kind == "master" or self.revealed
+
+
+class GameModule:
+    """Base class of a game module (engine hooks are pure; shell hooks name Django forms/templates).
+
+    Subclasses set ``slug`` (``forum_mafia``, ``onuw``…), ``name`` (translatable), ``min_seats``/``max_seats``,
+    ``phase_kinds`` (kind slug → translatable label with ``%(number)s``), ``default_durations`` (kind →
+    seconds) and ``messages`` (event kind → translatable text with ``%(…)s`` placeholders from the event data).
+    """
+
+    slug: str = ""
+    name: Any = ""
+    min_seats: int = 1
+    max_seats: int = 64
+    phase_kinds: Mapping[str, Any] = {}
+    default_durations: Mapping[str, float] = {}
+    messages: Mapping[str, Any] = {}
+    #: Django form class (shell) for an order; ``None`` when orders are only given through the API.
+    order_form: Any = None
+    #: Template rendered inside the game page for the viewer's own controls (shell).
+    template_name: str = ""
+
+    # -- pure engine hooks -------------------------------------------------------------------------------
+    def validate_options(self, options: Mapping[str, Any]) -> dict:
+        """Return the normalised options or raise :class:`RuleViolation` (one error per bad key)."""
+        if options:
+            raise RuleViolation([RuleError("This game takes no options.", field="options")])
+        return {}
+
+    def setup(self, *, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.Random) -> SetupResult:
+        """Deal the game for ``seats`` (ring order). Raise :class:`RuleViolation` if it can't start."""
+        raise NotImplementedError
+
+    def validate_order(
+        self, *, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo, payload: Mapping[str, Any]
+    ) -> dict:
+        """Return the normalised order payload for ``seat`` in ``phase`` or raise :class:`RuleViolation`."""
+        raise NotImplementedError
+
+    def resolve(
+        self,
+        *,
+        state: Mapping[str, Any],
+        phase: PhaseInfo,
+        seats: Sequence[SeatInfo],
+        orders: Mapping[int, Mapping[str, Any]],
+        rng: random.Random,
+    ) -> Resolution:
+        """Resolve ``phase`` with the last order of each seat (``orders``: seat id → payload) at once."""
+        raise NotImplementedError
+
+    def view(self, *, state: Mapping[str, Any], seats: Sequence[SeatInfo], viewer: ViewerInfo) -> dict:
+        """The part of ``state`` this viewer may see (default: nothing unless the viewer sees everything)."""
+        return dict(state) if viewer.sees_everything else {}
+
+    def public_seat_data(self, data: Mapping[str, Any]) -> dict:
+        """The part of one seat's module data anyone may see (default: nothing)."""
+        return {}
+
+    # -- rendering helpers (pure given the active language) ------------------------------------------
+    def phase_label(self, kind: str, number: int) -> str:
+        """The phase label in the active language, e.g. «Ночь 1» / "Night 1"."""
+        label = self.phase_kinds.get(kind)
+        return str(label) % {"number": number} if label else f"{kind} {number}"
+
+    def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
+        """An event's text in the active language; unknown keys render as the key itself."""
+        template = self.messages.get(kind)
+        if template is None:
+            return kind
+        try:
+            return str(template) % dict(data)
+        except (KeyError, TypeError, ValueError):
+            return str(template)
+
+
+def phase_rng(game_seed: int, ordinal: int) -> int:
+    """The RNG seed of phase ``ordinal`` of a game seeded ``game_seed``: a deterministic 63-bit integer, so a
+    phase can be re-run from its stored seed alone and different phases get unrelated streams."""
+    return random.Random(f"{game_seed}:{ordinal}").getrandbits(63)

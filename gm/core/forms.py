@@ -1,0 +1,68 @@
+"""Forms of the core pages. They only parse input; services decide and raise field errors."""
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from . import registry
+
+
+class JSONObjectField(forms.CharField):
+    """A textarea holding a JSON object; cleans to a ``dict`` or gives a field error saying what is wrong."""
+
+    widget = forms.Textarea(attrs={"rows": 3})
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if not value:
+            return {}
+        try:
+            data = json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(
+                _("This is not valid JSON (line %(line)s, column %(col)s): %(msg)s"),
+                params={"line": exc.lineno, "col": exc.colno, "msg": exc.msg},
+            ) from None
+        if not isinstance(data, dict):
+            raise forms.ValidationError(_("Give a JSON object, e.g. {\"key\": 1}."))
+        return data
+
+
+class GameCreateForm(forms.Form):
+    module = forms.ChoiceField(label=_("Game"), choices=())
+    title = forms.CharField(label=_("Title"), max_length=200)
+    description = forms.CharField(label=_("Rules and description"), widget=forms.Textarea(attrs={"rows": 5}),
+                                  required=False)
+    options = JSONObjectField(label=_("Options (JSON)"), required=False)
+    durations = JSONObjectField(label=_("Phase durations in seconds (JSON, e.g. {\"night\": 86400})"),
+                                required=False)
+    rng_seed = forms.IntegerField(label=_("RNG seed (empty: random)"), required=False, min_value=0,
+                                  max_value=2**63 - 1)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["module"].choices = registry.choices()
+
+
+class JoinForm(forms.Form):
+    display_name = forms.CharField(label=_("Character name"), max_length=80)
+
+
+class OrderForm(forms.Form):
+    """Generic order form: the order as a JSON object (modules replace it with their own form)."""
+
+    payload = JSONObjectField(label=_("Order (JSON)"), required=True)
+
+
+class PostForm(forms.Form):
+    body = forms.CharField(label=_("Message"), widget=forms.Textarea(attrs={"rows": 4}), max_length=20000)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason (for the audit log)"), max_length=500, required=False)
+
+
+class ExtendForm(ReasonForm):
+    minutes = forms.IntegerField(label=_("Extend by (minutes)"), min_value=1, max_value=60 * 24 * 30)

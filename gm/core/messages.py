@@ -1,0 +1,73 @@
+"""Log texts: core event kinds (``core.*``) and the dispatch of module kinds to the module's renderer.
+
+Texts are rendered when read, in the reader's language, from the entry's structured ``data``.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from django.utils.translation import gettext_lazy as _
+
+from . import registry
+
+CORE_MESSAGES: Mapping[str, Any] = {
+    "core.game_started": _("The game has started."),
+    "core.phase_opened": _("%(label)s has begun. Deadline: %(deadline)s."),
+    "core.phase_resolved": _("%(label)s is over."),
+    "core.deadline_extended": _("The master extended the deadline by %(minutes)s min. New deadline: %(deadline)s."),
+    "core.game_paused": _("The master paused the game."),
+    "core.game_resumed": _("The master resumed the game. New deadline: %(deadline)s."),
+    "core.resolved_now": _("The master ended the phase before its deadline."),
+    "core.order_voided": _("Your order was voided: %(reason)s"),
+    "core.game_finished": _("The game is over. Winners: %(winners)s."),
+    "core.trace": _("Resolved in %(duration_ms)s ms with %(orders)s orders."),
+}
+
+
+def render(kind: str, data: Mapping[str, Any], module_slug: str) -> str:
+    """The text of an event ``kind`` with ``data`` in the active language."""
+    if kind.startswith("core."):
+        template = CORE_MESSAGES.get(kind)
+        if template is None:
+            return kind
+        params = {k: _stringify(v) for k, v in data.items()}
+        if "phase_kind" in data:
+            try:
+                params["label"] = registry.get(module_slug).phase_label(data["phase_kind"], data.get("phase_number", 1))
+            except registry.UnknownModule:
+                params["label"] = data["phase_kind"]
+        if isinstance(data.get("deadline"), str):
+            params["deadline"] = _local_time(data["deadline"])
+        try:
+            return str(template) % params
+        except (KeyError, TypeError, ValueError):
+            return str(template)
+    try:
+        return registry.get(module_slug).render_event(kind, data)
+    except registry.UnknownModule:
+        return kind
+
+
+def _stringify(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return value
+
+
+def _local_time(iso: str) -> str:
+    """An ISO-8601 UTC time shown in the active (viewer's) time zone."""
+    try:
+        moment = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    return date_format(timezone.localtime(moment), "DATETIME_FORMAT") + " " + timezone.get_current_timezone_name()
+
+
+def render_entry(entry) -> str:
+    """The text of a :class:`~gm.core.models.LogEntry` in the active language."""
+    return render(entry.kind, entry.data, entry.game.module)

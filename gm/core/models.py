@@ -1,0 +1,274 @@
+"""Game-master core models. They know nothing game-specific: module state lives in JSON that only the
+module's engine reads, and every read by a viewer goes through ``gm.core.visibility``."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from . import registry
+
+
+class Game(models.Model):
+    """One game of one module, run by one master."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        SIGNUP = "signup", _("Signup open")
+        SETUP = "setup", _("Setting up")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    module = models.CharField(_("game"), max_length=40)
+    title = models.CharField(_("title"), max_length=200)
+    description = models.TextField(_("description"), blank=True)
+    master = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="mastered_games", verbose_name=_("master")
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    rng_seed = models.BigIntegerField(_("RNG seed"))
+    #: phase kind → seconds; the module's defaults fill the gaps.
+    durations = models.JSONField(_("phase durations"), default=dict, blank=True)
+    state = models.JSONField(default=dict, blank=True, editable=False)
+    outcome = models.JSONField(null=True, blank=True, editable=False)
+    paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        permissions = [("host_game", _("Can host games"))]
+        constraints = [models.CheckConstraint(condition=~Q(module=""), name="game_module_not_empty")]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        from django.urls import reverse
+
+        return reverse("gm:game", args=[self.pk])
+
+    @property
+    def game_module(self):
+        return registry.get(self.module)
+
+    @property
+    def module_name(self) -> str:
+        try:
+            return str(self.game_module.name)
+        except registry.UnknownModule:
+            return self.module
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    def duration_for(self, kind: str) -> float:
+        """Seconds a phase of ``kind`` lasts in this game (game setting, else the module default, else 1 day)."""
+        if kind in self.durations:
+            return float(self.durations[kind])
+        return float(self.game_module.default_durations.get(kind, 86400))
+
+
+class Seat(models.Model):
+    """A player's place in a game. ``data`` is the module's per-seat state (secret unless the module's
+    ``public_seat_data`` publishes part of it)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats", null=True, blank=True
+    )
+    display_name = models.CharField(_("display name"), max_length=80)
+    position = models.PositiveSmallIntegerField(_("ring position"))
+    alive = models.BooleanField(_("alive"), default=True)
+    data = models.JSONField(default=dict, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user_per_game"),
+            models.UniqueConstraint(fields=["game", "position"], name="unique_ring_position"),
+            models.UniqueConstraint(fields=["game", "display_name"], name="unique_display_name_per_game"),
+        ]
+
+    def __str__(self):
+        return self.display_name
+
+
+class GroupMembership(models.Model):
+    """A seat's membership of a named group (``faction:mafia``, ``room:3``): group log entries reach members."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="memberships")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="memberships")
+    group = models.CharField(max_length=80)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["seat", "group"], name="unique_group_membership")]
+        indexes = [models.Index(fields=["game", "group"])]
+
+
+class Phase(models.Model):
+    """One phase of a game; the row is the truth about its deadline and resolution.
+
+    ``status`` goes ``open → resolving → resolved`` only through compare-and-set updates in
+    ``gm.core.services``; ``claim_token``/``claimed_at`` identify the worker resolving it, so a phase left
+    ``resolving`` by a dead worker can be reclaimed. ``state`` and ``rng_seed`` are what re-runs it.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        RESOLVING = "resolving", _("resolving")
+        RESOLVED = "resolved", _("resolved")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases")
+    ordinal = models.PositiveIntegerField()
+    kind = models.CharField(max_length=30)
+    number = models.PositiveIntegerField(default=1)
+    #: seat ids allowed to order; null = every living seat.
+    actors = models.JSONField(null=True, blank=True)
+    opens_at = models.DateTimeField()
+    deadline = models.DateTimeField(db_index=True)
+    base_deadline = models.DateTimeField(help_text="deadline before any extension")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    #: ``{"game": module state, "seats": [seat snapshots]}`` taken when resolution starts (re-run input).
+    state = models.JSONField(default=dict, blank=True)
+    rng_seed = models.BigIntegerField()
+    claim_token = models.UUIDField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    claims = models.PositiveIntegerField(default=0, help_text="how many times a worker claimed it")
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    #: sha256 of the canonical JSON of what the engine returned; a re-run must give the same digest.
+    result_digest = models.CharField(max_length=64, blank=True)
+    #: part of the setup stage (e.g. deck building): the game is ``setup`` while such a phase is open.
+    setup = models.BooleanField(default=False)
+    overdue_at = models.DateTimeField(null=True, blank=True, help_text="when it was flagged overdue")
+
+    class Meta:
+        ordering = ["game", "ordinal"]
+        verbose_name = _("phase")
+        verbose_name_plural = _("phases")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ordinal"], name="unique_phase_ordinal"),
+            # At most one unresolved phase per game: a second "next phase" can never be opened.
+            models.UniqueConstraint(
+                fields=["game"], condition=~Q(status="resolved"), name="one_unresolved_phase_per_game"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.game_id}#{self.ordinal} {self.kind} {self.number}"
+
+    @property
+    def label(self) -> str:
+        """«Ночь 1» / "Night 1" in the active language."""
+        try:
+            return self.game.game_module.phase_label(self.kind, self.number)
+        except registry.UnknownModule:
+            return f"{self.kind} {self.number}"
+
+    def label_in(self, language: str) -> str:
+        with translation.override(language):
+            return self.label
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
+class Order(models.Model):
+    """One version of a seat's order in a phase. Versions are never changed or deleted; the highest version
+    counts at the deadline (FM-5.6). ``payload`` null means the order was withdrawn."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="orders")
+    version = models.PositiveIntegerField()
+    payload = models.JSONField(null=True, blank=True)
+    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["phase", "seat", "version"]
+        constraints = [models.UniqueConstraint(fields=["phase", "seat", "version"], name="unique_order_version")]
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.payload is None
+
+
+class LogEntry(models.Model):
+    """A line of a game's log with its audience. ``kind`` is ``core.<key>`` for core events or a module message
+    key; the text is rendered in the viewer's language from ``data`` (see :meth:`text`)."""
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("public")
+        SEAT = "seat", _("one player")
+        GROUP = "group", _("group")
+        MASTER = "master", _("master")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log_entries")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="log_entries", null=True, blank=True)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices)
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    group = models.CharField(max_length=80, blank=True)
+    kind = models.CharField(max_length=60)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["game", "visibility"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(visibility="seat") & Q(seat__isnull=False)) | (~Q(visibility="seat") & Q(seat__isnull=True)),
+                name="log_seat_iff_seat_visibility",
+            ),
+            models.CheckConstraint(
+                condition=(Q(visibility="group") & ~Q(group="")) | (~Q(visibility="group") & Q(group="")),
+                name="log_group_iff_group_visibility",
+            ),
+        ]
+
+    def text(self) -> str:
+        """The entry rendered in the active language."""
+        from .messages import render_entry
+
+        return render_entry(self)
+
+
+class Post(models.Model):
+    """A post in the game thread (public; a later issue adds BBCode and private tags)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="posts")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="posts")
+    seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="posts")
+    body = models.TextField(_("text"), max_length=20000)
+    created_at = models.DateTimeField(auto_now_add=True)
+    edited_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class AuditEntry(models.Model):
+    """A master's intervention, with the reason he gave. Only masters read it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="audit_entries")
+    phase = models.ForeignKey(Phase, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    action = models.CharField(max_length=40)
+    reason = models.TextField(blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]

@@ -1,0 +1,719 @@
+"""Write services of the game-master core (imperative shell around the pure module engines).
+
+Every service is keyword-only, atomic, and locks the rows it changes (the phase row first, then the game row,
+always in that order so two services never deadlock). Deadline logic takes an injectable ``clock`` (a callable
+returning an aware UTC ``datetime``) so it can be tested on frozen time.
+
+Exactly once: a phase moves ``open → resolving`` only by a compare-and-set UPDATE (:func:`phase_claim`) that
+records a claim token; :func:`phase_resolve` then locks the row and resolves only if the token is still its
+own, writing everything in one transaction. A worker that dies leaves ``resolving`` with its token and
+nothing else; :func:`phases_sweep` reclaims it after ``GM_RESOLVING_TIMEOUT`` seconds. The partial unique
+constraint "one unresolved phase per game" backs this up at the database.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import random
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from . import registry
+from .engine import Event, PhaseInfo, PhaseSpec, Resolution, RuleViolation, SeatInfo, phase_rng
+from .models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Post, Seat
+
+logger = logging.getLogger("gm.resolution")
+deadline_logger = logging.getLogger("gm.deadlines")
+
+Clock = Callable[[], datetime]
+
+
+class ServiceError(Exception):
+    """A refused request. ``errors`` maps a field name (``"__all__"`` for the whole request) to messages in the
+    active language; ``code`` is a stable machine-readable slug (``late``, ``not_allowed``, ``invalid``…)."""
+
+    def __init__(self, errors: Mapping[str, list[str]] | str, *, code: str = "invalid"):
+        self.errors = {"__all__": [errors]} if isinstance(errors, str) else {k: list(v) for k, v in errors.items()}
+        self.code = code
+        super().__init__("; ".join(m for msgs in self.errors.values() for m in msgs))
+
+
+def _violation_errors(exc: RuleViolation) -> dict[str, list[str]]:
+    errors: dict[str, list[str]] = {}
+    for err in exc.errors:
+        text = err.render()
+        if err.rule:
+            text = f"{text} ({err.rule})"
+        errors.setdefault(err.field or "__all__", []).append(text)
+    return errors
+
+
+def can_host(user) -> bool:
+    """Staff, or users granted the ``core.host_game`` permission, may create and master games."""
+    return bool(user and user.is_authenticated and (user.is_staff or user.has_perm("core.host_game")))
+
+
+def _require_master(game: Game, actor) -> None:
+    if not (actor and actor.is_authenticated and (actor.pk == game.master_id or actor.is_superuser)):
+        raise ServiceError(_("Only the game's master may do this."), code="forbidden")
+
+
+def _audit(*, game: Game, actor, action: str, reason: str = "", phase: Phase | None = None, data=None, now):
+    AuditEntry.objects.create(
+        game=game, phase=phase, actor=actor, action=action, reason=reason, data=data or {}, created_at=now
+    )
+
+
+def _log(game: Game, phase: Phase | None, event: Event, now: datetime) -> LogEntry:
+    return LogEntry(
+        game=game,
+        phase=phase,
+        visibility=event.visibility,
+        seat_id=event.seat,
+        group=event.group,
+        kind=event.kind,
+        data=dict(event.data),
+        created_at=now,
+    )
+
+
+# -- games and seats ------------------------------------------------------------------------------------
+
+
+def game_create(
+    *,
+    master,
+    module: str,
+    title: str,
+    description: str = "",
+    options: Mapping[str, Any] | None = None,
+    durations: Mapping[str, float] | None = None,
+    rng_seed: int | None = None,
+) -> Game:
+    """Create a ``draft`` game of ``module`` mastered by ``master``.
+
+    ``durations`` maps phase kinds to seconds (positive, at most 30 days). ``rng_seed`` defaults to a fresh
+    random 63-bit seed (recorded, so dealing and every phase can be reproduced). Raises :class:`ServiceError`
+    when the user may not host, the module is unknown, or options/durations are invalid.
+    """
+    if not can_host(master):
+        raise ServiceError(_("You may not host games. Ask an administrator for the “can host games” permission."),
+                           code="forbidden")
+    try:
+        game_module = registry.get(module)
+    except registry.UnknownModule:
+        raise ServiceError({"module": [_("Unknown game “%(slug)s”.") % {"slug": module}]}) from None
+    errors: dict[str, list[str]] = {}
+    if not title or not title.strip():
+        errors["title"] = [_("Give the game a title.")]
+    try:
+        clean_options = game_module.validate_options(options or {})
+    except RuleViolation as exc:
+        for key, msgs in _violation_errors(exc).items():
+            errors.setdefault("options" if key == "__all__" else f"options.{key}", []).extend(msgs)
+        clean_options = {}
+    clean_durations: dict[str, float] = {}
+    for kind, seconds in (durations or {}).items():
+        if kind not in game_module.phase_kinds:
+            errors.setdefault("durations", []).append(_("Unknown phase kind “%(kind)s”.") % {"kind": kind})
+            continue
+        try:
+            value = float(seconds)
+        except (TypeError, ValueError):
+            value = -1
+        if not 0 < value <= 30 * 86400:
+            errors.setdefault("durations", []).append(
+                _("The duration of “%(kind)s” must be between 1 second and 30 days.") % {"kind": kind}
+            )
+            continue
+        clean_durations[kind] = value
+    if errors:
+        raise ServiceError(errors)
+    return Game.objects.create(
+        module=module,
+        title=title.strip(),
+        description=description,
+        master=master,
+        options=clean_options,
+        durations=clean_durations,
+        rng_seed=rng_seed if rng_seed is not None else random.SystemRandom().getrandbits(63),
+    )
+
+
+def game_open_signup(*, game: Game, actor) -> Game:
+    """Move a ``draft`` game to ``signup`` (master only). Raises :class:`ServiceError`."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        _require_master(game, actor)
+        if game.status != Game.Status.DRAFT:
+            raise ServiceError(_("Signups can only be opened for a draft game."), code="state")
+        game.status = Game.Status.SIGNUP
+        game.save(update_fields=["status"])
+        return game
+
+
+def seat_join(*, game: Game, user, display_name: str) -> Seat:
+    """Give ``user`` a seat at the end of the ring of a game in ``signup``.
+
+    Raises :class:`ServiceError` if signups are closed, the user already has a seat, the name is empty or taken,
+    or the module's seat limit is reached.
+    """
+    display_name = (display_name or "").strip()
+    if not user or not user.is_authenticated:
+        raise ServiceError(_("Log in to sign up."), code="forbidden")
+    if not display_name:
+        raise ServiceError({"display_name": [_("Choose a name for your character.")]})
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.SIGNUP:
+            raise ServiceError(_("Signups for this game are closed."), code="state")
+        if user.pk == game.master_id:
+            raise ServiceError(_("The master can't take a seat in his own game."), code="not_allowed")
+        seats = list(game.seats.all())
+        if any(s.user_id == user.pk for s in seats):
+            raise ServiceError(_("You already have a seat in this game."), code="duplicate")
+        if any(s.display_name.casefold() == display_name.casefold() for s in seats):
+            raise ServiceError({"display_name": [_("The name “%(name)s” is taken in this game.") % {"name": display_name}]})
+        if len(seats) >= game.game_module.max_seats:
+            raise ServiceError(_("The game is full."), code="full")
+        position = max((s.position for s in seats), default=-1) + 1
+        return Seat.objects.create(game=game, user=user, display_name=display_name, position=position)
+
+
+def seat_leave(*, game: Game, user) -> None:
+    """Withdraw ``user``'s signup before the game starts. Raises :class:`ServiceError`."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.SIGNUP:
+            raise ServiceError(_("You can only withdraw before the game starts."), code="state")
+        deleted, _rows = Seat.objects.filter(game=game, user=user).delete()
+        if not deleted:
+            raise ServiceError(_("You have no seat in this game."), code="not_found")
+
+
+def seat_info(seat: Seat) -> SeatInfo:
+    return SeatInfo(id=seat.pk, name=seat.display_name, position=seat.position, alive=seat.alive, data=seat.data)
+
+
+def game_start(*, game: Game, actor, clock: Clock = timezone.now) -> Phase:
+    """Deal the game with the module's ``setup`` from the recorded seed and open its first phase.
+
+    Allowed from ``signup`` (master only). Raises :class:`ServiceError` (with the module's reasons) if the game
+    can't start, e.g. too few seats.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        _require_master(game, actor)
+        if game.status != Game.Status.SIGNUP:
+            raise ServiceError(_("Only a game with open signups can be started."), code="state")
+        module = game.game_module
+        seats = list(game.seats.order_by("position"))
+        if len(seats) < module.min_seats:
+            raise ServiceError(
+                _("This game needs at least %(min)s players; %(count)s signed up.")
+                % {"min": module.min_seats, "count": len(seats)},
+                code="state",
+            )
+        # Ring positions are compacted so that withdrawals leave no gaps.
+        for index, seat in enumerate(seats):
+            if seat.position != index:
+                seat.position = index + 1000
+                seat.save(update_fields=["position"])
+        for index, seat in enumerate(seats):
+            if seat.position != index:
+                seat.position = index
+                seat.save(update_fields=["position"])
+        try:
+            result = module.setup(seats=[seat_info(s) for s in seats], options=game.options,
+                                  rng=random.Random(game.rng_seed))
+        except RuleViolation as exc:
+            raise ServiceError(_violation_errors(exc), code="state") from None
+        now = clock()
+        by_id = {s.pk: s for s in seats}
+        for seat_id, data in result.seat_data.items():
+            by_id[seat_id].data = data
+        Seat.objects.bulk_update(seats, ["data"])
+        _add_groups(game, result.groups)
+        game.state = result.state
+        game.started_at = now
+        LogEntry.objects.bulk_create(
+            [_log(game, None, Event("core.game_started"), now)] + [_log(game, None, e, now) for e in result.events]
+        )
+        phase = _phase_open(game, result.first_phase, ordinal=1, now=now)
+        game.save(update_fields=["state", "started_at", "status"])
+        return phase
+
+
+def game_abort(*, game: Game, actor, reason: str, clock: Clock = timezone.now) -> Game:
+    """Abort a game that has not finished (master only); the open phase is closed unresolved."""
+    with transaction.atomic():
+        Phase.objects.select_for_update().filter(game_id=game.pk, status=Phase.Status.OPEN).first()
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        _require_master(game, actor)
+        if game.is_over:
+            raise ServiceError(_("The game is already over."), code="state")
+        now = clock()
+        game.status = Game.Status.ABORTED
+        game.finished_at = now
+        game.save(update_fields=["status", "finished_at"])
+        _audit(game=game, actor=actor, action="abort", reason=reason, now=now)
+        return game
+
+
+def _add_groups(game: Game, groups: Mapping[str, list[int]]) -> None:
+    GroupMembership.objects.bulk_create(
+        [GroupMembership(game=game, seat_id=sid, group=slug) for slug, ids in groups.items() for sid in ids],
+        ignore_conflicts=True,
+    )
+
+
+def _phase_open(game: Game, spec: PhaseSpec, *, ordinal: int, now: datetime) -> Phase:
+    """Create phase ``ordinal`` from the module's ``spec`` with its deadline and schedule its ETA task."""
+    seconds = spec.duration if spec.duration is not None else game.duration_for(spec.kind)
+    deadline = now + timedelta(seconds=seconds)
+    phase = Phase.objects.create(
+        game=game,
+        ordinal=ordinal,
+        kind=spec.kind,
+        number=spec.number,
+        actors=list(spec.actors) if spec.actors is not None else None,
+        setup=spec.setup,
+        opens_at=now,
+        deadline=deadline,
+        base_deadline=deadline,
+        rng_seed=phase_rng(game.rng_seed, ordinal),
+    )
+    game.status = Game.Status.SETUP if spec.setup else Game.Status.RUNNING
+    LogEntry.objects.create(
+        game=game,
+        phase=phase,
+        visibility="public",
+        kind="core.phase_opened",
+        data={"phase_kind": spec.kind, "phase_number": spec.number, "deadline": deadline.isoformat()},
+        created_at=now,
+    )
+    schedule_deadline(phase, now=now)
+    return phase
+
+
+def schedule_deadline(phase: Phase, *, now: datetime) -> None:
+    """After commit, enqueue the ETA task that makes ``phase`` resolve promptly at its deadline.
+
+    The countdown is capped at ``GM_ETA_MAX`` seconds (below the broker's visibility timeout, so Redis never
+    redelivers a waiting ETA message); a capped task re-schedules itself when it wakes. The beat sweep
+    resolves the phase even if this message is lost.
+    """
+    from .tasks import phase_deadline_task
+
+    remaining = max(0.0, (phase.deadline - now).total_seconds())
+    hop = remaining > settings.GM_ETA_MAX
+    phase_deadline_task.apply_async_on_commit(
+        args=(phase.pk,), kwargs={"hop": hop}, countdown=min(remaining, settings.GM_ETA_MAX)
+    )
+
+
+# -- orders ---------------------------------------------------------------------------------------------
+
+
+def _seat_for_order(phase: Phase, user) -> Seat:
+    if not user or not user.is_authenticated:
+        raise ServiceError(_("Log in to give orders."), code="forbidden")
+    seat = Seat.objects.filter(game_id=phase.game_id, user=user).first()
+    if seat is None:
+        raise ServiceError(_("You have no seat in this game."), code="forbidden")
+    return seat
+
+
+def _check_phase_accepts(phase: Phase, seat: Seat, now: datetime) -> None:
+    if phase.status != Phase.Status.OPEN or (phase.deadline <= now and phase.game.paused_at is None):
+        raise ServiceError(
+            _("The deadline of %(label)s has passed (%(deadline)s UTC); orders are no longer accepted.")
+            % {"label": phase.label, "deadline": phase.deadline.strftime("%Y-%m-%d %H:%M:%S")},
+            code="late",
+        )
+    if not seat.alive:
+        raise ServiceError(_("Dead characters give no orders."), code="not_allowed")
+    if phase.actors is not None and seat.pk not in phase.actors:
+        raise ServiceError(_("It is not your turn to act in %(label)s.") % {"label": phase.label}, code="not_allowed")
+
+
+def _next_version(phase: Phase, seat: Seat) -> int:
+    last = Order.objects.filter(phase=phase, seat=seat).order_by("-version").values_list("version", flat=True).first()
+    return (last or 0) + 1
+
+
+def order_submit(*, phase: Phase, user, payload: Any, clock: Clock = timezone.now) -> Order:
+    """Store a new version of ``user``'s order for ``phase`` after the module validates it (FM-5.6).
+
+    ``payload`` is the module's order shape (a JSON object). Raises :class:`ServiceError` with code ``late``
+    after the deadline, ``not_allowed`` for a dead or out-of-turn seat, ``invalid`` (field errors) for an order
+    the module refuses. Nothing is stored on error.
+    """
+    if not isinstance(payload, Mapping):
+        raise ServiceError({"payload": [_("An order must be a JSON object.")]})
+    seat = _seat_for_order(phase, user)
+    with transaction.atomic():
+        phase = Phase.objects.select_for_update().select_related("game").get(pk=phase.pk)
+        now = clock()
+        seat.refresh_from_db()
+        _check_phase_accepts(phase, seat, now)
+        module = phase.game.game_module
+        info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+        try:
+            clean = module.validate_order(state=phase.game.state, phase=info, seat=seat_info(seat), payload=payload)
+        except RuleViolation as exc:
+            raise ServiceError(_violation_errors(exc)) from None
+        return Order.objects.create(
+            phase=phase, seat=seat, version=_next_version(phase, seat), payload=clean, submitted_by=user,
+            created_at=now,
+        )
+
+
+def order_withdraw(*, phase: Phase, user, clock: Clock = timezone.now) -> Order:
+    """Withdraw ``user``'s current order (a new version with no payload). Same errors as :func:`order_submit`."""
+    seat = _seat_for_order(phase, user)
+    with transaction.atomic():
+        phase = Phase.objects.select_for_update().select_related("game").get(pk=phase.pk)
+        now = clock()
+        _check_phase_accepts(phase, seat, now)
+        current = Order.objects.filter(phase=phase, seat=seat).order_by("-version").first()
+        if current is None or current.payload is None:
+            raise ServiceError(_("You have no order to withdraw."), code="not_found")
+        return Order.objects.create(
+            phase=phase, seat=seat, version=current.version + 1, payload=None, submitted_by=user, created_at=now
+        )
+
+
+def post_create(*, game: Game, user, body: str) -> Post:
+    """Add a post to the game thread. Players of a started game and the master may post; the dead may not.
+
+    Raises :class:`ServiceError` (``body`` field errors for an empty or over-long text).
+    """
+    body = (body or "").strip()
+    if not user or not user.is_authenticated:
+        raise ServiceError(_("Log in to post."), code="forbidden")
+    if not body:
+        raise ServiceError({"body": [_("Write something first.")]})
+    if len(body) > 20000:
+        raise ServiceError({"body": [_("A post may have at most 20000 characters; this one has %(n)s.") % {"n": len(body)}]})
+    seat = Seat.objects.filter(game=game, user=user).first()
+    if user.pk != game.master_id:
+        if seat is None:
+            raise ServiceError(_("Only the game's players and master may post."), code="forbidden")
+        if not seat.alive:
+            raise ServiceError(_("The dead do not post."), code="forbidden")
+        if game.is_over is False and game.status not in (Game.Status.RUNNING,):
+            raise ServiceError(_("Players may post once the game is running."), code="forbidden")
+    return Post.objects.create(game=game, author=user, seat=seat, body=body)
+
+
+# -- resolution -----------------------------------------------------------------------------------------
+
+
+def phase_claim(*, phase_id: int, clock: Clock = timezone.now, early: bool = False) -> uuid.UUID | None:
+    """Compare-and-set ``open → resolving`` for a due phase of a running, unpaused game.
+
+    Returns the claim token, or ``None`` when another worker got there first, the phase is not due (unless
+    ``early``, used by "resolve now") or the game is paused.
+    """
+    now = clock()
+    token = uuid.uuid4()
+    qs = Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN, game__paused_at__isnull=True,
+                              game__status__in=[Game.Status.RUNNING, Game.Status.SETUP])
+    if not early:
+        qs = qs.filter(deadline__lte=now)
+    claimed = qs.update(status=Phase.Status.RESOLVING, claim_token=token, claimed_at=now, claims=F("claims") + 1)
+    return token if claimed else None
+
+
+def phase_reclaim(*, phase_id: int, clock: Clock = timezone.now) -> uuid.UUID | None:
+    """Take over a phase left ``resolving`` for more than ``GM_RESOLVING_TIMEOUT`` seconds (its worker died).
+
+    Compare-and-set on the old claim time; returns the new token or ``None``.
+    """
+    now = clock()
+    token = uuid.uuid4()
+    stale_before = now - timedelta(seconds=settings.GM_RESOLVING_TIMEOUT)
+    claimed = Phase.objects.filter(pk=phase_id, status=Phase.Status.RESOLVING, claimed_at__lte=stale_before).update(
+        claim_token=token, claimed_at=now, claims=F("claims") + 1
+    )
+    if claimed:
+        deadline_logger.warning("phase reclaimed", extra={"phase": phase_id})
+    return token if claimed else None
+
+
+def _latest_orders(phase: Phase, seats: list[Seat]) -> dict[int, dict]:
+    """The last version of each seat's order (withdrawn ones dropped; only living actors count)."""
+    latest: dict[int, Any] = {}
+    for seat_id, payload in Order.objects.filter(phase=phase).order_by("seat_id", "version").values_list(
+        "seat_id", "payload"
+    ):
+        latest[seat_id] = payload
+    allowed = {s.pk for s in seats if s.alive and (phase.actors is None or s.pk in phase.actors)}
+    return {sid: p for sid, p in latest.items() if p is not None and sid in allowed}
+
+
+def canonical_digest(result: Resolution) -> str:
+    """sha256 of the canonical JSON of an engine result (for reproducibility checks)."""
+    body = json.dumps(asdict(result), sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def run_engine(*, game: Game, phase: Phase, snapshot: Mapping[str, Any], orders: Mapping[int, Mapping]) -> Resolution:
+    """Call the module's pure ``resolve`` on a stored snapshot and orders with the phase's RNG seed."""
+    seats = [SeatInfo(**s) for s in snapshot["seats"]]
+    info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+    return game.game_module.resolve(
+        state=snapshot["game"], phase=info, seats=seats, orders=orders, rng=random.Random(phase.rng_seed)
+    )
+
+
+class _QueryCounter:
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += 1
+        return execute(sql, params, many, context)
+
+
+def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.now) -> Phase | None:
+    """Resolve a phase this worker has claimed with ``token``, in one transaction.
+
+    Locks the phase row, checks the claim is still this worker's, runs the module engine on the seats' state
+    and the last order versions, writes the log, seat changes and game state, marks the phase ``resolved``, and
+    opens the next phase (or finishes the game). Returns the resolved phase, or ``None`` if the claim was lost
+    (nothing is written then). Emits one structured log line (game, phase, duration, query count).
+    """
+    started = time.perf_counter()
+    counter = _QueryCounter()
+    with connection.execute_wrapper(counter), transaction.atomic():
+        phase = Phase.objects.select_for_update().get(pk=phase_id)
+        if phase.status != Phase.Status.RESOLVING or phase.claim_token != token:
+            return None
+        game = Game.objects.select_for_update().get(pk=phase.game_id)
+        now = clock()
+        seats = list(game.seats.order_by("position"))
+        orders = _latest_orders(phase, seats)
+        snapshot = {"game": game.state, "seats": [asdict(seat_info(s)) for s in seats]}
+        result = run_engine(game=game, phase=phase, snapshot=snapshot, orders=orders)
+        by_id = {s.pk: s for s in seats}
+        entries = [_log(game, phase, e, now) for e in result.events]
+        changed = []
+        for seat_id, data in result.seat_data.items():
+            by_id[seat_id].data = data
+            changed.append(by_id[seat_id])
+        for seat_id, alive in result.alive.items():
+            by_id[seat_id].alive = alive
+            changed.append(by_id[seat_id])
+        if changed:
+            Seat.objects.bulk_update(set(changed), ["data", "alive"])
+        _add_groups(game, result.groups)
+        phase.state = snapshot
+        phase.status = Phase.Status.RESOLVED
+        phase.resolved_at = now
+        phase.result_digest = canonical_digest(result)
+        phase.save(update_fields=["state", "status", "resolved_at", "result_digest"])
+        entries.append(_log(game, phase, Event("core.phase_resolved",
+                                               {"phase_kind": phase.kind, "phase_number": phase.number}), now))
+        game.state = result.state
+        if result.outcome is not None or result.next_phase is None:
+            winners = list(result.outcome.winners) if result.outcome else []
+            game.status = Game.Status.FINISHED
+            game.finished_at = now
+            game.outcome = {"winners": winners, "winning_seats": list(result.outcome.winning_seats)
+                            if result.outcome else []}
+            entries.append(_log(game, phase, Event("core.game_finished", {"winners": winners}), now))
+        LogEntry.objects.bulk_create(entries)
+        if game.status != Game.Status.FINISHED:
+            _phase_open(game, result.next_phase, ordinal=phase.ordinal + 1, now=now)
+        duration_ms = round((time.perf_counter() - started) * 1000, 1)
+        LogEntry.objects.create(
+            game=game, phase=phase, visibility="master", kind="core.trace",
+            data={"duration_ms": duration_ms, "orders": len(orders), "claims": phase.claims}, created_at=now,
+        )
+        game.save(update_fields=["state", "status", "finished_at", "outcome"])
+    logger.info(
+        "phase resolved",
+        extra={"game": game.pk, "phase": phase.pk, "ordinal": phase.ordinal, "kind": phase.kind,
+               "duration_ms": round((time.perf_counter() - started) * 1000, 1), "queries": counter.count,
+               "orders": len(orders), "events": len(result.events)},
+    )
+    return phase
+
+
+def phase_resolve_due(*, phase_id: int, clock: Clock = timezone.now) -> Phase | None:
+    """Claim ``phase_id`` if it is due and resolve it; ``None`` if it was not ours to resolve."""
+    token = phase_claim(phase_id=phase_id, clock=clock)
+    if token is None:
+        return None
+    return phase_resolve(phase_id=phase_id, token=token, clock=clock)
+
+
+@dataclass
+class SweepReport:
+    """What one sweep did: ids of phases it ``resolved``, ``reclaimed`` from dead workers, flagged ``overdue``."""
+
+    resolved: list[int] = field(default_factory=list)
+    reclaimed: list[int] = field(default_factory=list)
+    overdue: list[int] = field(default_factory=list)
+
+
+def phases_sweep(*, clock: Clock = timezone.now, limit: int = 100) -> SweepReport:
+    """The periodic deadline sweep (beat, every ``GM_SWEEP_INTERVAL`` seconds).
+
+    Flags phases more than ``GM_OVERDUE_AFTER`` seconds past their deadline (an error log line and
+    ``Phase.overdue_at``, shown on the master's page), reclaims phases stuck in ``resolving``, and claims and
+    resolves every due phase, at most ``limit`` of each per sweep.
+    """
+    report = SweepReport()
+    now = clock()
+    live = Q(game__paused_at__isnull=True, game__status__in=[Game.Status.RUNNING, Game.Status.SETUP])
+    overdue_before = now - timedelta(seconds=settings.GM_OVERDUE_AFTER)
+    for phase in Phase.objects.filter(
+        live, status__in=[Phase.Status.OPEN, Phase.Status.RESOLVING], deadline__lte=overdue_before,
+        overdue_at__isnull=True,
+    ).select_related("game")[:limit]:
+        if Phase.objects.filter(pk=phase.pk, overdue_at__isnull=True).update(overdue_at=now):
+            report.overdue.append(phase.pk)
+            deadline_logger.error(
+                "phase overdue",
+                extra={"game": phase.game_id, "phase": phase.pk, "status": phase.status,
+                       "overdue_seconds": round((now - phase.deadline).total_seconds(), 1)},
+            )
+    stale_before = now - timedelta(seconds=settings.GM_RESOLVING_TIMEOUT)
+    for phase_id in Phase.objects.filter(status=Phase.Status.RESOLVING, claimed_at__lte=stale_before).values_list(
+        "pk", flat=True
+    )[:limit]:
+        token = phase_reclaim(phase_id=phase_id, clock=clock)
+        if token is not None and phase_resolve(phase_id=phase_id, token=token, clock=clock) is not None:
+            report.reclaimed.append(phase_id)
+    for phase_id in Phase.objects.filter(live, status=Phase.Status.OPEN, deadline__lte=now).order_by(
+        "deadline"
+    ).values_list("pk", flat=True)[:limit]:
+        if phase_resolve_due(phase_id=phase_id, clock=clock) is not None:
+            report.resolved.append(phase_id)
+    return report
+
+
+# -- master actions -------------------------------------------------------------------------------------
+
+
+def _open_phase_locked(game: Game) -> Phase:
+    phase = Phase.objects.select_for_update().filter(game_id=game.pk, status=Phase.Status.OPEN).first()
+    if phase is None:
+        raise ServiceError(_("The game has no open phase."), code="state")
+    return phase
+
+
+def phase_extend(*, game: Game, actor, minutes: int, reason: str = "", clock: Clock = timezone.now) -> Phase:
+    """Move the open phase's deadline ``minutes`` later (master only), logged publicly and in the audit log.
+
+    The total extension of one phase is capped at ``GM_MAX_EXTENSION`` seconds. Raises :class:`ServiceError`
+    for a non-positive amount, a cap overrun or a phase that is no longer open.
+    """
+    if not isinstance(minutes, int) or minutes <= 0:
+        raise ServiceError({"minutes": [_("Extend by a whole positive number of minutes.")]})
+    with transaction.atomic():
+        phase = _open_phase_locked(game)
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        _require_master(game, actor)
+        now = clock()
+        if phase.deadline <= now and game.paused_at is None:
+            raise ServiceError(_("The deadline has already passed; the phase is being resolved."), code="late")
+        new_deadline = phase.deadline + timedelta(minutes=minutes)
+        cap = settings.GM_MAX_EXTENSION
+        used = (phase.deadline - phase.base_deadline).total_seconds()
+        if used + minutes * 60 > cap:
+            raise ServiceError({"minutes": [
+                _("A phase may be extended by at most %(cap)s min in all; %(left)s min are left.")
+                % {"cap": int(cap // 60), "left": int(max(0, cap - used) // 60)}
+            ]})
+        phase.deadline = new_deadline
+        phase.overdue_at = None
+        phase.save(update_fields=["deadline", "overdue_at"])
+        LogEntry.objects.create(
+            game=game, phase=phase, visibility="public", kind="core.deadline_extended",
+            data={"minutes": minutes, "deadline": new_deadline.isoformat()}, created_at=now,
+        )
+        _audit(game=game, actor=actor, action="extend", reason=reason, phase=phase,
+               data={"minutes": minutes, "deadline": new_deadline.isoformat()}, now=now)
+        if game.paused_at is None:
+            schedule_deadline(phase, now=now)
+        return phase
+
+
+def game_pause(*, game: Game, actor, reason: str = "", clock: Clock = timezone.now) -> Game:
+    """Pause a running game (master only): deadlines stop; orders stay open. Logged publicly and audited."""
+    with transaction.atomic():
+        phase = Phase.objects.select_for_update().filter(game_id=game.pk, status=Phase.Status.OPEN).first()
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        _require_master(game, actor)
+        if game.status not in (Game.Status.RUNNING, Game.Status.SETUP) or phase is None:
+            raise ServiceError(_("Only a running game can be paused."), code="state")
+        if game.paused_at is not None:
+            raise ServiceError(_("The game is already paused."), code="state")
+        now = clock()
+        game.paused_at = now
+        game.save(update_fields=["paused_at"])
+        LogEntry.objects.create(game=game, phase=phase, visibility="public", kind="core.game_paused", created_at=now)
+        _audit(game=game, actor=actor, action="pause", reason=reason, phase=phase, now=now)
+        return game
+
+
+def game_resume(*, game: Game, actor, reason: str = "", clock: Clock = timezone.now) -> Game:
+    """Resume a paused game (master only): the open phase's deadline moves by the time spent paused."""
+    with transaction.atomic():
+        phase = Phase.objects.select_for_update().filter(game_id=game.pk, status=Phase.Status.OPEN).first()
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        _require_master(game, actor)
+        if game.paused_at is None:
+            raise ServiceError(_("The game is not paused."), code="state")
+        now = clock()
+        paused_for = now - game.paused_at
+        game.paused_at = None
+        game.save(update_fields=["paused_at"])
+        data: dict[str, Any] = {"paused_seconds": round(paused_for.total_seconds())}
+        if phase is not None:
+            phase.deadline += paused_for
+            phase.base_deadline += paused_for
+            phase.overdue_at = None
+            phase.save(update_fields=["deadline", "base_deadline", "overdue_at"])
+            data["deadline"] = phase.deadline.isoformat()
+            schedule_deadline(phase, now=now)
+        LogEntry.objects.create(game=game, phase=phase, visibility="public", kind="core.game_resumed", data=data,
+                                created_at=now)
+        _audit(game=game, actor=actor, action="resume", reason=reason, phase=phase, data=data, now=now)
+        return game
+
+
+def phase_resolve_now(*, game: Game, actor, reason: str = "", clock: Clock = timezone.now) -> Phase:
+    """End the open phase before its deadline and resolve it at once (master only), logged and audited."""
+    phase = Phase.objects.filter(game_id=game.pk, status=Phase.Status.OPEN).first()
+    if phase is None:
+        raise ServiceError(_("The game has no open phase."), code="state")
+    _require_master(game, actor)
+    if game.paused_at is not None:
+        raise ServiceError(_("Resume the game first."), code="state")
+    token = phase_claim(phase_id=phase.pk, clock=clock, early=True)
+    if token is None:
+        raise ServiceError(_("The phase is already being resolved."), code="state")
+    now = clock()
+    with transaction.atomic():
+        LogEntry.objects.create(game=game, phase=phase, visibility="public", kind="core.resolved_now", created_at=now)
+        _audit(game=game, actor=actor, action="resolve_now", reason=reason, phase=phase, now=now)
+    resolved = phase_resolve(phase_id=phase.pk, token=token, clock=clock)
+    if resolved is None:  # pragma: no cover - only if reclaimed within the same call
+        raise ServiceError(_("The phase is already being resolved."), code="state")
+    return resolved

@@ -1,0 +1,41 @@
+"""Celery tasks: they take ids, re-fetch, and call services; nothing else."""
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.utils import timezone
+
+from . import services
+from .models import Phase
+
+logger = logging.getLogger("gm.deadlines")
+
+
+@shared_task(name="gm.core.tasks.phases_sweep_task", ignore_result=True)
+def phases_sweep_task() -> dict:
+    """Beat's periodic sweep: resolve every due phase, reclaim stuck ones, flag overdue ones."""
+    report = services.phases_sweep()
+    return {"resolved": report.resolved, "reclaimed": report.reclaimed, "overdue": report.overdue}
+
+
+@shared_task(name="gm.core.tasks.phase_deadline_task", ignore_result=True)
+def phase_deadline_task(phase_id: int, hop: bool = False) -> bool:
+    """The ETA task of one phase: resolve it if it is due (only makes resolution prompt; the sweep is the
+    guarantee). A ``hop`` task woke early because its countdown was capped below the broker's visibility
+    timeout: it re-schedules itself for the rest of the wait."""
+    phase = Phase.objects.filter(pk=phase_id).only("pk", "deadline", "status").first()
+    if phase is None or phase.status != Phase.Status.OPEN:
+        return False
+    now = timezone.now()
+    if phase.deadline > now:
+        if hop:
+            services.schedule_deadline(phase, now=now)
+        return False
+    return services.phase_resolve_due(phase_id=phase_id) is not None
+
+
+@shared_task(name="gm.core.tasks.phase_resolve_task", ignore_result=True)
+def phase_resolve_task(phase_id: int) -> bool:
+    """Resolve ``phase_id`` if it is due (used by tests and tools; the same path as the deadline task)."""
+    return services.phase_resolve_due(phase_id=phase_id) is not None

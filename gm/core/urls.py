@@ -1,0 +1,23 @@
+from django.urls import path
+
+from . import views
+
+app_name = "gm"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("games/new/", views.game_create, name="game_create"),
+    path("games/<int:pk>/", views.game_detail, name="game"),
+    path("games/<int:pk>/feed/", views.PublicLogFeed(), name="game_feed"),
+    path("games/<int:pk>/signup/open/", views.game_open_signup, name="game_open_signup"),
+    path("games/<int:pk>/start/", views.game_start, name="game_start"),
+    path("games/<int:pk>/join/", views.seat_join, name="seat_join"),
+    path("games/<int:pk>/leave/", views.seat_leave, name="seat_leave"),
+    path("games/<int:pk>/order/", views.order_submit, name="order_submit"),
+    path("games/<int:pk>/order/withdraw/", views.order_withdraw, name="order_withdraw"),
+    path("games/<int:pk>/posts/", views.post_create, name="post_create"),
+    path("games/<int:pk>/extend/", views.phase_extend, name="phase_extend"),
+    path("games/<int:pk>/pause/", views.game_pause, name="game_pause"),
+    path("games/<int:pk>/resume/", views.game_resume, name="game_resume"),
+    path("games/<int:pk>/resolve-now/", views.phase_resolve_now, name="phase_resolve_now"),
+]

@@ -1,0 +1,254 @@
+"""Core pages. Views parse input, call one service or read through ``gm.core.visibility``, and render."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.syndication.views import Feed
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from . import services, visibility
+from .forms import ExtendForm, GameCreateForm, JoinForm, OrderForm, PostForm, ReasonForm
+from .models import Game, Phase
+from .services import ServiceError
+
+
+def _game_for(request, pk: int) -> Game:
+    """The game if the user may see it; 404 otherwise (drafts are not revealed to others)."""
+    game = get_object_or_404(Game, pk=pk)
+    if not visibility.can_see_game(request.user, game):
+        raise Http404(_("No such game."))
+    return game
+
+
+def _apply_errors(form, exc: ServiceError) -> None:
+    for field, msgs in exc.errors.items():
+        target = field if field in form.fields else None
+        for msg in msgs:
+            form.add_error(target, msg)
+
+
+def _flash_error(request, exc: ServiceError) -> None:
+    for msgs in exc.errors.values():
+        for msg in msgs:
+            messages.error(request, msg)
+
+
+def lobby(request):
+    """Games with open signups, running games and finished games, each with master, phase and deadline."""
+    games = list(visibility.visible_games(request.user).prefetch_related("phases"))
+    open_phases = {
+        p.game_id: p for p in Phase.objects.filter(game__in=games, status__in=["open", "resolving"])
+    }
+    for game in games:
+        game.current_phase = open_phases.get(game.pk)
+    sections = [
+        (_("Signups open"), [g for g in games if g.status == Game.Status.SIGNUP]),
+        (_("Running"), [g for g in games if g.status in (Game.Status.SETUP, Game.Status.RUNNING)]),
+        (_("Finished"), [g for g in games if g.is_over]),
+        (_("My drafts"), [g for g in games if g.status == Game.Status.DRAFT]),
+    ]
+    return render(request, "gm/lobby.html", {"sections": sections})
+
+
+@login_required
+def game_create(request):
+    form = GameCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.game_create(master=request.user, **form.cleaned_data)
+        except ServiceError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(request, _("The game was created as a draft."))
+            return HttpResponseRedirect(game.get_absolute_url())
+    status = 400 if request.method == "POST" else 200
+    if not services.can_host(request.user):
+        form.add_error(None, _("You may not host games. Ask an administrator for the “can host games” permission."))
+    return render(request, "gm/game_create.html", {"form": form}, status=status)
+
+
+def game_detail(request, pk: int):
+    """The game page: seats, the open phase and its deadline, the viewer's controls, the visible log, the
+    thread, and for the master the console (overdue flag, interventions, audit log)."""
+    game = _game_for(request, pk)
+    viewer = visibility.viewer_for(request.user, game)
+    phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
+    my_orders = list(visibility.orders(viewer, phase).filter(seat=viewer.seat)) if phase and viewer.seat else []
+    module = game.game_module
+    context = {
+        "game": game,
+        "viewer": viewer,
+        "phase": phase,
+        "seats": visibility.seats(viewer),
+        "state": visibility.game_state(viewer),
+        "log": [(e, e.text()) for e in visibility.log_entries(viewer).order_by("-created_at", "-id")[:200]],
+        "posts": visibility.posts(viewer),
+        "my_orders": my_orders,
+        "current_order": my_orders[-1] if my_orders else None,
+        "order_form": (module.order_form or OrderForm)(),
+        "post_form": PostForm(),
+        "join_form": JoinForm(),
+        "extend_form": ExtendForm(),
+        "reason_form": ReasonForm(),
+        "audit": visibility.audit_entries(viewer)[:50],
+        "all_orders": visibility.orders(viewer, phase) if viewer.is_master and phase else [],
+        "now": timezone.now(),
+    }
+    return render(request, "gm/game_detail.html", context)
+
+
+def _post_action(request, pk: int, action, form_class=None, success: str = ""):
+    game = _game_for(request, pk)
+    form = form_class(request.POST) if form_class else None
+    if form is not None and not form.is_valid():
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else ""
+            for error in errors:
+                messages.error(request, f"{label}: {error}" if label else error)
+        return HttpResponseRedirect(game.get_absolute_url())
+    try:
+        action(game, form.cleaned_data if form else {})
+    except ServiceError as exc:
+        _flash_error(request, exc)
+    else:
+        if success:
+            messages.success(request, success)
+    return HttpResponseRedirect(game.get_absolute_url())
+
+
+@require_POST
+@login_required
+def game_open_signup(request, pk: int):
+    return _post_action(request, pk, lambda g, d: services.game_open_signup(game=g, actor=request.user),
+                        success=_("Signups are open."))
+
+
+@require_POST
+@login_required
+def game_start(request, pk: int):
+    return _post_action(request, pk, lambda g, d: services.game_start(game=g, actor=request.user),
+                        success=_("The game has started."))
+
+
+@require_POST
+@login_required
+def seat_join(request, pk: int):
+    return _post_action(request, pk, lambda g, d: services.seat_join(game=g, user=request.user, **d), JoinForm,
+                        success=_("You have signed up."))
+
+
+@require_POST
+@login_required
+def seat_leave(request, pk: int):
+    return _post_action(request, pk, lambda g, d: services.seat_leave(game=g, user=request.user),
+                        success=_("Your signup was withdrawn."))
+
+
+@require_POST
+@login_required
+def order_submit(request, pk: int):
+    game = _game_for(request, pk)
+    form_class = game.game_module.order_form or OrderForm
+
+    def submit(g, data):
+        phase = g.phases.exclude(status=Phase.Status.RESOLVED).first()
+        if phase is None:
+            raise ServiceError(_("There is no open phase to give orders for."), code="state")
+        payload = data["payload"] if form_class is OrderForm else data
+        services.order_submit(phase=phase, user=request.user, payload=payload)
+
+    return _post_action(request, pk, submit, form_class, success=_("Your order is saved. You can change it until the deadline."))
+
+
+@require_POST
+@login_required
+def order_withdraw(request, pk: int):
+    def withdraw(g, data):
+        phase = g.phases.exclude(status=Phase.Status.RESOLVED).first()
+        if phase is None:
+            raise ServiceError(_("There is no open phase."), code="state")
+        services.order_withdraw(phase=phase, user=request.user)
+
+    return _post_action(request, pk, withdraw, success=_("Your order was withdrawn."))
+
+
+@require_POST
+@login_required
+def post_create(request, pk: int):
+    return _post_action(request, pk, lambda g, d: services.post_create(game=g, user=request.user, **d), PostForm)
+
+
+@require_POST
+@login_required
+def phase_extend(request, pk: int):
+    return _post_action(request, pk, lambda g, d: services.phase_extend(game=g, actor=request.user, **d), ExtendForm,
+                        success=_("The deadline was extended."))
+
+
+@require_POST
+@login_required
+def game_pause(request, pk: int):
+    return _post_action(request, pk, lambda g, d: services.game_pause(game=g, actor=request.user, **d), ReasonForm,
+                        success=_("The game is paused."))
+
+
+@require_POST
+@login_required
+def game_resume(request, pk: int):
+    return _post_action(request, pk, lambda g, d: services.game_resume(game=g, actor=request.user, **d), ReasonForm,
+                        success=_("The game is resumed."))
+
+
+@require_POST
+@login_required
+def phase_resolve_now(request, pk: int):
+    return _post_action(request, pk, lambda g, d: services.phase_resolve_now(game=g, actor=request.user, **d),
+                        ReasonForm, success=_("The phase was resolved."))
+
+
+class PublicLogFeed(Feed):
+    """Atom/RSS feed of a game's public log, read through the visibility layer as an anonymous viewer."""
+
+    description = gettext_lazy("The public log of a game.")
+
+    def get_object(self, request, pk):
+        game = get_object_or_404(Game, pk=pk)
+        if not visibility.can_see_game(None, game):
+            raise Http404(_("No such game."))
+        return game
+
+    def title(self, game):
+        return game.title
+
+    def link(self, game):
+        return game.get_absolute_url()
+
+    def items(self, game):
+        viewer = visibility.Viewer(game=game, kind=visibility.ANONYMOUS)
+        return visibility.log_entries(viewer).order_by("-created_at", "-id")[:50]
+
+    def item_title(self, entry):
+        return entry.text()
+
+    def item_description(self, entry):
+        return entry.text()
+
+    def item_link(self, entry):
+        return reverse("gm:game", args=[entry.game_id]) + f"#log-{entry.pk}"
+
+    def item_pubdate(self, entry):
+        return entry.created_at
+
+
+def not_found(request, exception=None):
+    return render(request, "404.html", {"reason": str(exception) if exception else ""}, status=404)
+
+
+def server_error(request):
+    return render(request, "500.html", status=500)

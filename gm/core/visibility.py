@@ -1,0 +1,158 @@
+"""The one visibility layer: what each viewer of a game may see.
+
+Pages, the API, feeds and notifications all read game data through these functions, never through raw
+querysets, so one place decides. Viewer kinds: ``master`` (the game's master, or a superuser), ``player`` (a
+living seat's user), ``dead_player``, ``spectator`` (logged in, no seat) and ``anonymous``. When a game is over
+(finished or aborted) everything is revealed to everyone.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from .engine import SeatInfo, ViewerInfo
+from .models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Post, Seat
+
+MASTER = "master"
+PLAYER = "player"
+DEAD_PLAYER = "dead_player"
+SPECTATOR = "spectator"
+ANONYMOUS = "anonymous"
+VIEWER_KINDS = (MASTER, PLAYER, DEAD_PLAYER, SPECTATOR, ANONYMOUS)
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking at ``game``: ``kind`` (one of :data:`VIEWER_KINDS`), the ``user`` (``None`` when
+    anonymous) and his own ``seat`` (players only)."""
+
+    game: Game
+    kind: str
+    user: Any = None
+    seat: Seat | None = None
+
+    @property
+    def is_master(self) -> bool:
+        return self.kind == MASTER
+
+    @property
+    def revealed(self) -> bool:
+        """Everything is public once the game is over."""
+        return self.game.is_over
+
+    @property
+    def sees_everything(self) -> bool:
+        return self.is_master or self.revealed
+
+    def info(self) -> ViewerInfo:
+        """The engine-side description passed to a module's ``view``."""
+        return ViewerInfo(kind=self.kind, seat=self.seat.pk if self.seat else None, revealed=self.revealed)
+
+
+def viewer_for(user, game: Game) -> Viewer:
+    """Classify ``user`` (may be anonymous or ``None``) as a viewer of ``game``."""
+    if user is None or not user.is_authenticated:
+        return Viewer(game=game, kind=ANONYMOUS)
+    if user.pk == game.master_id or user.is_superuser:
+        return Viewer(game=game, kind=MASTER, user=user)
+    seat = Seat.objects.filter(game=game, user=user).first()
+    if seat is None:
+        return Viewer(game=game, kind=SPECTATOR, user=user)
+    return Viewer(game=game, kind=PLAYER if seat.alive else DEAD_PLAYER, user=user, seat=seat)
+
+
+def visible_games(user) -> QuerySet[Game]:
+    """Games ``user`` may see in lists: everything but drafts, plus his own drafts (superusers: all)."""
+    qs = Game.objects.select_related("master")
+    if user is not None and user.is_authenticated:
+        if user.is_superuser:
+            return qs
+        return qs.filter(~Q(status=Game.Status.DRAFT) | Q(master=user))
+    return qs.exclude(status=Game.Status.DRAFT)
+
+
+def can_see_game(user, game: Game) -> bool:
+    return visible_games(user).filter(pk=game.pk).exists()
+
+
+def log_entries(viewer: Viewer) -> QuerySet[LogEntry]:
+    """The log entries of the viewer's game he may read, oldest first: public ones; his seat's and his
+    groups' (players, living or dead); everything for the master or after the game."""
+    qs = LogEntry.objects.filter(game=viewer.game).select_related("phase", "game")
+    if viewer.sees_everything:
+        return qs
+    visible = Q(visibility=LogEntry.Visibility.PUBLIC)
+    if viewer.seat is not None:
+        groups = GroupMembership.objects.filter(seat=viewer.seat).values("group")
+        visible |= Q(visibility=LogEntry.Visibility.SEAT, seat=viewer.seat)
+        visible |= Q(visibility=LogEntry.Visibility.GROUP, group__in=groups)
+    return qs.filter(visible)
+
+
+def orders(viewer: Viewer, phase: Phase | None = None) -> QuerySet[Order]:
+    """Order versions the viewer may read: his own seat's (players), all (master, or after the game)."""
+    qs = Order.objects.filter(phase__game=viewer.game).select_related("seat", "phase")
+    if phase is not None:
+        qs = qs.filter(phase=phase)
+    if viewer.sees_everything:
+        return qs
+    if viewer.seat is not None:
+        return qs.filter(seat=viewer.seat)
+    return qs.none()
+
+
+def audit_entries(viewer: Viewer) -> QuerySet[AuditEntry]:
+    """The master's audit log: the master only (also after the game: it holds his notes)."""
+    qs = AuditEntry.objects.filter(game=viewer.game).select_related("actor", "phase")
+    return qs if viewer.is_master else qs.none()
+
+
+def posts(viewer: Viewer) -> QuerySet[Post]:
+    """The game thread (public to everyone; private tags come with a later issue)."""
+    return Post.objects.filter(game=viewer.game).select_related("author", "seat")
+
+
+def seat_projection(viewer: Viewer, seat: Seat) -> dict:
+    """One seat as ``viewer`` may see it: name, ring position, alive and the module's public data for all;
+    ``private`` (the module's whole seat data: secret role, containers…) only for its own player, the master
+    and after the game."""
+    module = viewer.game.game_module
+    projection = {
+        "id": seat.pk,
+        "display_name": seat.display_name,
+        "position": seat.position,
+        "alive": seat.alive,
+        "public": module.public_seat_data(seat.data),
+    }
+    if viewer.sees_everything or (viewer.seat is not None and viewer.seat.pk == seat.pk):
+        projection["private"] = seat.data
+    return projection
+
+
+def seats(viewer: Viewer) -> list[dict]:
+    """Every seat of the game projected for ``viewer`` (ring order)."""
+    return [seat_projection(viewer, s) for s in viewer.game.seats.order_by("position")]
+
+
+def game_state(viewer: Viewer) -> dict:
+    """The module's own view of the game state for ``viewer``."""
+    game = viewer.game
+    seat_infos = [
+        SeatInfo(id=s.pk, name=s.display_name, position=s.position, alive=s.alive, data=s.data)
+        for s in game.seats.order_by("position")
+    ]
+    return game.game_module.view(state=game.state, seats=seat_infos, viewer=viewer.info())
+
+
+def may_see_entry(viewer: Viewer, entry: LogEntry) -> bool:
+    """Whether ``viewer`` may read one log entry (used for notifications and feeds of single entries)."""
+    return log_entries(viewer).filter(pk=entry.pk).exists()
+
+
+def entry_recipients(entry: LogEntry) -> list:
+    """Users who may read ``entry`` among the game's master and seated players (notification targets)."""
+    game = entry.game
+    users = [game.master] + [s.user for s in game.seats.select_related("user") if s.user is not None]
+    return [u for u in users if may_see_entry(viewer_for(u, game), entry)]

@@ -1,0 +1,24 @@
+"""Root URLs: pages, accounts (allauth), the REST API with its OpenAPI schema, admin, i18n."""
+from django.conf import settings
+from django.conf.urls.static import static
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from accounts import views as account_views
+
+urlpatterns = [
+    path("", include("gm.core.urls")),
+    path("accounts/profile/", account_views.profile_edit, name="profile"),
+    path("accounts/", include("allauth.urls")),
+    path("i18n/setlang/", account_views.set_language, name="set_language"),
+    path("api/", include("gm.core.api.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("admin/", admin.site.urls),
+]
+if settings.DEBUG:
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+
+handler404 = "gm.core.views.not_found"
+handler500 = "gm.core.views.server_error"

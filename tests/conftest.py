@@ -1,0 +1,66 @@
+"""Shared fixtures: users (master, players, spectator), a started ``tally`` game, and a frozen clock."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+import time_machine
+from django.contrib.auth.models import Permission
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    """``make_user(name, host=False)`` → a user with password ``pw-<name>-123``, optionally allowed to host."""
+
+    def make(name: str, host: bool = False):
+        user = django_user_model.objects.create_user(username=name, email=f"{name}@example.com",
+                                                     password=f"pw-{name}-123")
+        if host:
+            user.user_permissions.add(Permission.objects.get(codename="host_game"))
+            user = django_user_model.objects.get(pk=user.pk)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def master(make_user):
+    return make_user("master", host=True)
+
+
+@pytest.fixture
+def players(make_user):
+    return [make_user(f"p{i}") for i in range(4)]
+
+
+@pytest.fixture
+def spectator(make_user):
+    return make_user("watcher")
+
+
+@pytest.fixture
+def frozen():
+    """Time frozen at 2026-01-01 12:00 UTC; ``frozen.shift(seconds)`` moves it."""
+    with time_machine.travel(datetime(2026, 1, 1, 12, 0, tzinfo=UTC), tick=False) as traveller:
+        yield traveller
+
+
+@pytest.fixture
+def signup_game(master, players):
+    """A ``tally`` game in signup with four seated players (3 rounds, 1-hour rounds)."""
+    from gm.core import services
+
+    game = services.game_create(master=master, module="tally", title="Test", options={"rounds": 3}, rng_seed=42)
+    services.game_open_signup(game=game, actor=master)
+    for i, user in enumerate(players):
+        services.seat_join(game=game, user=user, display_name=f"Seat{i}")
+    return game
+
+
+@pytest.fixture
+def running_game(signup_game, master):
+    from gm.core import services
+
+    services.game_start(game=signup_game, actor=master)
+    signup_game.refresh_from_db()
+    return signup_game

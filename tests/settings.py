@@ -1,0 +1,22 @@
+"""Test settings: the site's settings plus the test-only ``tally`` module and fast password hashing.
+
+The database and broker still come from ``DATABASE_URL`` / ``CELERY_BROKER_URL`` (embedded defaults when unset),
+so the same suite runs on SQLite locally and on PostgreSQL + Redis in CI.
+"""
+import os
+import tempfile
+
+os.environ.setdefault("GM_BROKER_DIR", os.path.join(tempfile.gettempdir(), "gm-test-broker"))
+
+from gm.settings import *  # noqa: E402,F403
+from gm.settings import GM_EXTRA_MODULES, INSTALLED_APPS  # noqa: E402
+
+TEST_MODULE = "tests.modules.tally"
+if TEST_MODULE not in GM_EXTRA_MODULES:
+    GM_EXTRA_MODULES = [*GM_EXTRA_MODULES, TEST_MODULE]
+    INSTALLED_APPS = [*INSTALLED_APPS, TEST_MODULE]
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
+LOGGING = {"version": 1, "disable_existing_loggers": False}
