@@ -1,4 +1,5 @@
 """Forms of the accounts app: the profile editor."""
+
 from __future__ import annotations
 
 from django import forms
@@ -39,9 +40,9 @@ class ProfileForm(forms.ModelForm):
         self.fields["avatar"].help_text = _("JPEG, PNG, GIF or WebP.")
 
     def _get_validation_exclusions(self):
-        # The form field has already validated any new upload. Model validation would re-run validate_avatar on
-        # the *stored* avatar at every save: a file gone from storage (FileNotFoundError → 500) or a lowered
-        # AVATAR_MAX_BYTES would then block edits of unrelated fields.
+        # The form field has already validated any new upload. Model validation would re-run
+        # validate_avatar on the *stored* avatar at every save: a file gone from storage (FileNotFoundError,
+        # a 500) or a lowered AVATAR_MAX_BYTES would then block edits of unrelated fields.
         exclude = super()._get_validation_exclusions()
         exclude.add("avatar")
         return exclude

@@ -14,6 +14,11 @@ def _time_zones():
     return sorted((tz, tz) for tz in zoneinfo.available_timezones() if "/" in tz or tz == "UTC")
 
 
+def default_time_zone() -> str:
+    """The site's default zone for new profiles (``GM_DEFAULT_USER_TIME_ZONE``), read at creation time."""
+    return settings.GM_DEFAULT_USER_TIME_ZONE
+
+
 def avatar_path(instance, filename):
     return f"avatars/{instance.user_id}/{filename}"
 
@@ -30,7 +35,7 @@ class Profile(models.Model):
     )
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, default="ru")
     time_zone = models.CharField(
-        _("time zone"), max_length=64, choices=_time_zones, default=settings.GM_DEFAULT_USER_TIME_ZONE
+        _("time zone"), max_length=64, choices=_time_zones, default=default_time_zone
     )
 
     class Meta:

@@ -27,8 +27,10 @@ def validate_avatar(file) -> None:
             fmt = image.format
             width, height = image.size
             image.verify()
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
-        raise ValidationError(_("The avatar must be an image (JPEG, PNG, GIF or WebP)."), code="not_image") from None
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError, SyntaxError):
+        raise ValidationError(
+            _("The avatar must be an image (JPEG, PNG, GIF or WebP)."), code="not_image"
+        ) from None
     finally:
         file.seek(0)
     if fmt not in ALLOWED_FORMATS:

@@ -1,4 +1,5 @@
 """Account pages: the profile editor and the language switcher (sign-up, log-in etc. are allauth's)."""
+
 from __future__ import annotations
 
 from django.conf import settings

@@ -24,7 +24,7 @@ class Migration(migrations.Migration):
                 ('avatar', models.ImageField(blank=True, upload_to=accounts.models.avatar_path, validators=[accounts.validators.validate_avatar], verbose_name='avatar')),
                 ('messengers', models.TextField(blank=True, help_text='Free text, e.g. Telegram @name, Discord name#0000.', max_length=500, verbose_name='messenger identifiers')),
                 ('language', models.CharField(choices=[('ru', 'Russian'), ('en', 'English')], default='ru', max_length=8, verbose_name='language')),
-                ('time_zone', models.CharField(choices=accounts.models._time_zones, default='Europe/Moscow', max_length=64, verbose_name='time zone')),
+                ('time_zone', models.CharField(choices=accounts.models._time_zones, default=accounts.models.default_time_zone, max_length=64, verbose_name='time zone')),
                 ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='profile', to=settings.AUTH_USER_MODEL)),
             ],
             options={

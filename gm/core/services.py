@@ -544,6 +544,9 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
             data={"duration_ms": duration_ms, "orders": len(orders), "claims": phase.claims}, created_at=now,
         )
         game.save(update_fields=["state", "status", "finished_at", "outcome"])
+        from .tasks import phase_notify_task
+
+        phase_notify_task.delay_on_commit(phase.pk)
     logger.info(
         "phase resolved",
         extra={"game": game.pk, "phase": phase.pk, "ordinal": phase.ordinal, "kind": phase.kind,

@@ -39,3 +39,11 @@ def phase_deadline_task(phase_id: int, hop: bool = False) -> bool:
 def phase_resolve_task(phase_id: int) -> bool:
     """Resolve ``phase_id`` if it is due (used by tests and tools; the same path as the deadline task)."""
     return services.phase_resolve_due(phase_id=phase_id) is not None
+
+
+@shared_task(name="gm.core.tasks.phase_notify_task", ignore_result=True)
+def phase_notify_task(phase_id: int) -> int:
+    """E-mail each player and the master what he may read of a resolved phase."""
+    from .notifications import send_phase_results
+
+    return send_phase_results(phase_id=phase_id)

@@ -57,6 +57,7 @@ def test_invalid_order_gets_field_errors_and_stores_nothing(frozen, running_game
 
 
 def test_sweep_resolves_only_due_phases_and_opens_the_next_with_its_deadline(frozen, running_game, players):
+    """FM-1.3: each phase has a deadline; at the deadline all orders resolve at once and the next phase opens."""
     phase = open_phase(running_game)
     services.order_submit(phase=phase, user=players[0], payload={"number": 4})
     assert services.phases_sweep().resolved == []
@@ -226,3 +227,20 @@ def test_paused_and_finished_games_are_not_swept(frozen, running_game, master):
     services.game_pause(game=running_game, actor=master)
     frozen.shift(10 * 3600)
     assert services.phases_sweep() == services.SweepReport()
+
+
+def test_FM_5_6_last_order_version_counts_at_deadline(frozen, running_game, players):
+    """FM-5.6: orders can be changed any number of times until the deadline; the last version counts, and a
+    withdrawn order counts as no order."""
+    phase = open_phase(running_game)
+    services.order_submit(phase=phase, user=players[0], payload={"number": 3})
+    services.order_submit(phase=phase, user=players[0], payload={"number": 5})
+    services.order_submit(phase=phase, user=players[1], payload={"number": 7})
+    services.order_withdraw(phase=phase, user=players[1])
+    frozen.shift(3600)
+    services.phases_sweep()
+    scores = {s.user_id: s.data["score"] for s in running_game.seats.all()}
+    assert scores[players[0].pk] == 5
+    assert scores[players[1].pk] == 0
+    history = list(Order.objects.filter(phase=phase, seat__user=players[1]).values_list("version", "payload"))
+    assert history == [(1, {"number": 7}), (2, None)]  # every version is kept for the audit

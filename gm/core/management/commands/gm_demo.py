@@ -1,0 +1,154 @@
+"""``manage.py gm_demo`` — load the developer demo (idempotent).
+
+Creates, if missing:
+
+* the user ``master`` (staff, so ``/admin/`` works, and granted ``core.host_game`` so it may host games) and the
+  players ``player1`` … ``player6``, all with the password ``demo-password-1``, e-mail ``<name>@example.com``
+  and a profile display name;
+* two games of the ``tally`` module, created only through :mod:`gm.core.services`:
+
+  - “Demo: signup open (tally)” — in signup, ``player1`` and ``player2`` seated;
+  - “Demo: running (tally)” — six seats, started, rounds of 120 seconds (30 rounds), so the Celery worker and
+    beat visibly resolve a round every two minutes. Four players have already ordered in round 1.
+
+``tally`` is a developer test module (``tests/modules/tally``), the only game module so far; the demo needs
+``GM_EXTRA_MODULES=tests.modules.tally`` (``bin/demo`` sets it).
+
+If the demo games already exist nothing is changed and only the logins are printed. ``--reset`` deletes the two
+demo games (and everything in them) and creates them again; the users are kept.
+"""
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from gm.core import registry, services
+from gm.core.models import Game
+
+PASSWORD = "demo-password-1"
+MODULE = "tally"
+SIGNUP_TITLE = "Demo: signup open (tally)"
+RUNNING_TITLE = "Demo: running (tally)"
+ROUND_SECONDS = 120
+ROUNDS = 30
+MASTER = ("master", "Demo Master")
+PLAYERS = [
+    ("player1", "Alice"),
+    ("player2", "Boris"),
+    ("player3", "Clara"),
+    ("player4", "Dmitri"),
+    ("player5", "Eva"),
+    ("player6", "Fyodor"),
+]
+
+
+class Command(BaseCommand):
+    help = "Load the developer demo: users master and player1..player6, one tally game in signup, one running."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--reset", action="store_true", help="Delete the two demo games and create them again (users are kept)."
+        )
+
+    def handle(self, *args, reset: bool = False, **options):
+        try:
+            registry.get(MODULE)
+        except registry.UnknownModule:
+            raise CommandError(
+                f"The game module “{MODULE}” is not loaded. The demo uses the developer test module: "
+                "set GM_EXTRA_MODULES=tests.modules.tally (bin/demo does this)."
+            ) from None
+
+        with transaction.atomic():
+            master = self._user(*MASTER, host=True)
+            players = [self._user(name, display) for name, display in PLAYERS]
+            demo_games = Game.objects.filter(master=master, title__in=[SIGNUP_TITLE, RUNNING_TITLE])
+            if reset:
+                deleted = demo_games.count()
+                demo_games.delete()
+                self.stdout.write(f"Deleted {deleted} demo game(s).")
+            existing = set(demo_games.values_list("title", flat=True))
+            if existing:
+                self.stdout.write("Demo data already loaded; nothing changed (use --reset to recreate the games).")
+            else:
+                self._signup_game(master, players)
+                self._running_game(master, players)
+                self.stdout.write(self.style.SUCCESS("Demo data loaded."))
+        self._print_logins()
+
+    def _user(self, username: str, display_name: str, *, host: bool = False):
+        User = get_user_model()
+        user, created = User.objects.get_or_create(
+            username=username, defaults={"email": f"{username}@example.com", "is_staff": host}
+        )
+        if created:
+            user.set_password(PASSWORD)
+            user.save(update_fields=["password"])
+            self._verified_email(user)
+        if host:
+            user.user_permissions.add(Permission.objects.get(content_type__app_label="core", codename="host_game"))
+            user = User.objects.get(pk=user.pk)  # drop the cached permissions
+        from accounts.models import Profile
+
+        profile, _created = Profile.objects.get_or_create(user=user)  # normally made by accounts.signals
+        if not profile.display_name:
+            profile.display_name = display_name
+            profile.save(update_fields=["display_name"])
+        return user
+
+    @staticmethod
+    def _verified_email(user) -> None:
+        """Mark the e-mail as verified for allauth so that logging in with it works without a confirmation."""
+        from allauth.account.models import EmailAddress
+
+        EmailAddress.objects.get_or_create(
+            user=user, email=user.email, defaults={"verified": True, "primary": True}
+        )
+
+    def _signup_game(self, master, players) -> Game:
+        game = services.game_create(
+            master=master,
+            module=MODULE,
+            title=SIGNUP_TITLE,
+            description="A demo game waiting for players: log in as player3…player6 and sign up.",
+            options={"rounds": 3},
+            durations={"round": ROUND_SECONDS},
+        )
+        game = services.game_open_signup(game=game, actor=master)
+        for user, (_name, display) in zip(players[:2], PLAYERS[:2], strict=True):
+            services.seat_join(game=game, user=user, display_name=display)
+        return game
+
+    def _running_game(self, master, players) -> Game:
+        game = services.game_create(
+            master=master,
+            module=MODULE,
+            title=RUNNING_TITLE,
+            description=(
+                f"A running demo game: a round ends every {ROUND_SECONDS} seconds and is resolved by the Celery "
+                "worker. Log in as a player and order a number from 0 to 9 (0 kills your seat)."
+            ),
+            options={"rounds": ROUNDS},
+            durations={"round": ROUND_SECONDS},
+        )
+        game = services.game_open_signup(game=game, actor=master)
+        for user, (_name, display) in zip(players, PLAYERS, strict=True):
+            services.seat_join(game=game, user=user, display_name=display)
+        phase = services.game_start(game=game, actor=master)
+        for number, user in enumerate(players[:4], start=3):
+            services.order_submit(phase=phase, user=user, payload={"number": number})
+        services.post_create(game=game, user=master, body="Welcome to the demo game. Rounds last two minutes.")
+        return game
+
+    def _print_logins(self) -> None:
+        self.stdout.write("")
+        self.stdout.write(f"Demo logins (password for all: {PASSWORD}):")
+        self.stdout.write(f"  {MASTER[0]:<8}  {MASTER[1]:<12} hosts the demo games; staff, so /admin/ works")
+        for name, display in PLAYERS:
+            self.stdout.write(f"  {name:<8}  {display:<12} player")
+        self.stdout.write(f"Games: “{RUNNING_TITLE}” (a round every {ROUND_SECONDS} s), “{SIGNUP_TITLE}”.")
+        self.stdout.write(
+            "Note: the only game module so far is “tally”, a developer test module (tests/modules/tally)."
+        )
