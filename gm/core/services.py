@@ -413,7 +413,8 @@ def post_create(*, game: Game, user, body: str) -> Post:
             raise ServiceError(_("Only the game's players and master may post."), code="forbidden")
         if not seat.alive:
             raise ServiceError(_("The dead do not post."), code="forbidden")
-        if game.is_over is False and game.status not in (Game.Status.RUNNING,):
+        if game.status not in (Game.Status.RUNNING, Game.Status.FINISHED):
+            # FM-1.4: no communication before Night 1 (signup and deck building).
             raise ServiceError(_("Players may post once the game is running."), code="forbidden")
     return Post.objects.create(game=game, author=user, seat=seat, body=body)
 

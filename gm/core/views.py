@@ -41,12 +41,14 @@ def _flash_error(request, exc: ServiceError) -> None:
 
 def lobby(request):
     """Games with open signups, running games and finished games, each with master, phase and deadline."""
-    games = list(visibility.visible_games(request.user).prefetch_related("phases"))
+    games = list(visibility.visible_games(request.user).select_related("master__profile"))
     open_phases = {
         p.game_id: p for p in Phase.objects.filter(game__in=games, status__in=["open", "resolving"])
     }
     for game in games:
         game.current_phase = open_phases.get(game.pk)
+        if game.current_phase is not None:
+            game.current_phase.game = game  # the label needs the module; don't query the game again
     sections = [
         (_("Signups open"), [g for g in games if g.status == Game.Status.SIGNUP]),
         (_("Running"), [g for g in games if g.status in (Game.Status.SETUP, Game.Status.RUNNING)]),

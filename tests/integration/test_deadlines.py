@@ -244,3 +244,35 @@ def test_FM_5_6_last_order_version_counts_at_deadline(frozen, running_game, play
     assert scores[players[1].pk] == 0
     history = list(Order.objects.filter(phase=phase, seat__user=players[1]).values_list("version", "payload"))
     assert history == [(1, {"number": 7}), (2, None)]  # every version is kept for the audit
+
+
+def test_each_resolution_writes_one_structured_log_line(frozen, running_game, caplog):
+    phase = open_phase(running_game)
+    frozen.shift(3600)
+    with caplog.at_level(logging.INFO, logger="gm.resolution"):
+        services.phases_sweep()
+    records = [r for r in caplog.records if r.name == "gm.resolution"]
+    assert len(records) == 1
+    record = records[0]
+    assert (record.game, record.phase, record.ordinal, record.kind) == (running_game.pk, phase.pk, 1, "round")
+    assert record.duration_ms >= 0 and record.queries > 5 and record.orders == 0
+
+
+def test_resolution_query_count_does_not_grow_with_players(frozen, master, make_user, caplog):
+    counts = []
+    for size in (3, 12):
+        game = services.game_create(master=master, module="tally", title=f"G{size}", rng_seed=size)
+        services.game_open_signup(game=game, actor=master)
+        users = [make_user(f"q{size}-{i}") for i in range(size)]
+        for i, user in enumerate(users):
+            services.seat_join(game=game, user=user, display_name=f"N{i}")
+        services.game_start(game=game, actor=master)
+        phase = open_phase(game)
+        for user in users:
+            services.order_submit(phase=phase, user=user, payload={"number": 2})
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="gm.resolution"):
+            token = services.phase_claim(phase_id=phase.pk, early=True)
+            services.phase_resolve(phase_id=phase.pk, token=token)
+        counts.append(next(r.queries for r in caplog.records if r.name == "gm.resolution"))
+    assert counts[0] == counts[1], counts

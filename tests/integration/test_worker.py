@@ -37,8 +37,8 @@ from .worker_utils import (
     purge_queue,
     queue_length,
     skip_reason,
-    test_database_url,
     wait_until,
+    worker_database_url,
 )
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -50,7 +50,7 @@ ROUND_SECONDS = 3600  # tally's default round duration
 
 
 @pytest.fixture(autouse=True)
-def _needs_postgres_and_redis(_django_db_helper):
+def _needs_postgres_and_redis():
     reason = skip_reason()
     if reason:
         pytest.skip(reason)
@@ -79,7 +79,7 @@ def celery_procs(session_queue, tmp_path, settings):
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tests.settings",
-        "DATABASE_URL": test_database_url(),
+        "DATABASE_URL": worker_database_url(),
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "CELERY_TASK_DEFAULT_QUEUE": session_queue,
         "GM_RESOLVING_TIMEOUT": str(RESOLVING_TIMEOUT),
@@ -235,7 +235,10 @@ def test_exactly_once_race_8_threads_2_workers_200_rounds(master, players, celer
         # One copy before the barrier releases the sweepers, one after: the workers get a real chance to win.
         for pk in due_ids:
             phase_resolve_task.delay(pk)
-        barrier.wait(timeout=30)
+        try:
+            barrier.wait(timeout=30)
+        except threading.BrokenBarrierError:
+            raise AssertionError(f"round {number}: sweepers failed:\n" + "\n".join(errors)) from None
         for pk in due_ids:
             phase_resolve_task.delay(pk)
         sent += copies * len(due_ids)
@@ -318,11 +321,12 @@ def test_worker_killed_mid_resolution_resolves_exactly_once_later(running_game, 
             phase.refresh_from_db()
             if phase.status != Phase.Status.RESOLVING:
                 return None
-            row = locker.execute(
-                "SELECT pid, wait_event_type, query FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
-                [locker_pid],
-            ).fetchone()
-            return row
+            with connection.cursor() as cursor:  # autocommit: a fresh pg_stat_activity snapshot each time
+                cursor.execute(
+                    "SELECT pid, wait_event_type, query FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
+                    [locker_pid],
+                )
+                return cursor.fetchone()
 
         pid, wait_type, query = wait_until(
             blocked_backend, timeout=30, interval=0.05,

@@ -36,7 +36,7 @@ def skip_reason() -> str | None:
     return None
 
 
-def test_database_url() -> str:
+def worker_database_url() -> str:
     """``DATABASE_URL`` of the test database pytest-django created (the one this process is connected to)."""
     from django.db import connection
 
