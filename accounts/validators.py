@@ -40,6 +40,6 @@ def validate_avatar(file) -> None:
         )
     if width > MAX_SIDE or height > MAX_SIDE:
         raise ValidationError(
-            _("The avatar is %(w)s×%(h)s pixels; at most %(max)s a side."),
+            _("The avatar is %(w)s×%(h)s pixels; at most %(max)s per side."),
             code="too_big", params={"w": width, "h": height, "max": MAX_SIDE},
         )

@@ -174,7 +174,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Celery: kombu's filesystem transport by default (no server); Redis/RabbitMQ through CELERY_BROKER_URL.
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://localhost//")
 BROKER_DIR = Path(env.str("GM_BROKER_DIR", default=str(VAR_DIR / "broker")))
 # Redis and SQS redeliver an unacknowledged message after the visibility timeout; ETA tasks must stay shorter.
 CELERY_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)

@@ -9,9 +9,9 @@ simultaneous phases, ordered extra steps, turn-based play with reaction windows,
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 

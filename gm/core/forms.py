@@ -25,6 +25,8 @@ class JSONObjectField(forms.CharField):
                 _("This is not valid JSON (line %(line)s, column %(col)s): %(msg)s"),
                 params={"line": exc.lineno, "col": exc.colno, "msg": exc.msg},
             ) from None
+        except (RecursionError, ValueError):  # nested too deeply, or an integer with too many digits
+            raise forms.ValidationError(_("This is not valid JSON.")) from None
         if not isinstance(data, dict):
             raise forms.ValidationError(_("Give a JSON object, e.g. {\"key\": 1}."))
         return data
@@ -44,6 +46,16 @@ class GameCreateForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["module"].choices = registry.choices()
+
+    def clean_durations(self):
+        durations = self.cleaned_data["durations"]
+        for kind, seconds in durations.items():
+            # The service checks the range; an integer too large for a float must not reach its float().
+            if isinstance(seconds, int) and abs(seconds) > 10**12:
+                raise forms.ValidationError(
+                    _("The duration of “%(kind)s” must be between 1 second and 30 days."), params={"kind": kind}
+                )
+        return durations
 
 
 class JoinForm(forms.Form):

@@ -10,7 +10,6 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.formats import date_format
-
 from django.utils.translation import gettext_lazy as _
 
 from . import registry

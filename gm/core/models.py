@@ -116,6 +116,9 @@ class GroupMembership(models.Model):
         constraints = [models.UniqueConstraint(fields=["seat", "group"], name="unique_group_membership")]
         indexes = [models.Index(fields=["game", "group"])]
 
+    def __str__(self):
+        return f"{self.seat_id} ∈ {self.group}"
+
 
 class Phase(models.Model):
     """One phase of a game; the row is the truth about its deadline and resolution.
@@ -200,6 +203,9 @@ class Order(models.Model):
         ordering = ["phase", "seat", "version"]
         constraints = [models.UniqueConstraint(fields=["phase", "seat", "version"], name="unique_order_version")]
 
+    def __str__(self):
+        return f"{self.seat_id}@{self.phase_id} v{self.version}"
+
     @property
     def withdrawn(self) -> bool:
         return self.payload is None
@@ -229,7 +235,8 @@ class LogEntry(models.Model):
         indexes = [models.Index(fields=["game", "visibility"])]
         constraints = [
             models.CheckConstraint(
-                condition=(Q(visibility="seat") & Q(seat__isnull=False)) | (~Q(visibility="seat") & Q(seat__isnull=True)),
+                condition=(Q(visibility="seat") & Q(seat__isnull=False))
+                | (~Q(visibility="seat") & Q(seat__isnull=True)),
                 name="log_seat_iff_seat_visibility",
             ),
             models.CheckConstraint(
@@ -237,6 +244,9 @@ class LogEntry(models.Model):
                 name="log_group_iff_group_visibility",
             ),
         ]
+
+    def __str__(self):
+        return f"{self.kind} ({self.visibility})"
 
     def text(self) -> str:
         """The entry rendered in the active language."""
@@ -258,6 +268,9 @@ class Post(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
 
+    def __str__(self):
+        return f"post {self.pk} in {self.game_id}"
+
 
 class AuditEntry(models.Model):
     """A master's intervention, with the reason he gave. Only masters read it."""
@@ -272,3 +285,6 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.action} by {self.actor_id}"

@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from . import registry
@@ -179,12 +180,13 @@ def seat_join(*, game: Game, user, display_name: str) -> Seat:
         if game.status != Game.Status.SIGNUP:
             raise ServiceError(_("Signups for this game are closed."), code="state")
         if user.pk == game.master_id:
-            raise ServiceError(_("The master can't take a seat in his own game."), code="not_allowed")
+            raise ServiceError(_("The master can't take a seat in their own game."), code="not_allowed")
         seats = list(game.seats.all())
         if any(s.user_id == user.pk for s in seats):
             raise ServiceError(_("You already have a seat in this game."), code="duplicate")
         if any(s.display_name.casefold() == display_name.casefold() for s in seats):
-            raise ServiceError({"display_name": [_("The name “%(name)s” is taken in this game.") % {"name": display_name}]})
+            taken = _("The name “%(name)s” is taken in this game.") % {"name": display_name}
+            raise ServiceError({"display_name": [taken]})
         if len(seats) >= game.game_module.max_seats:
             raise ServiceError(_("The game is full."), code="full")
         position = max((s.position for s in seats), default=-1) + 1
@@ -338,8 +340,8 @@ def _seat_for_order(phase: Phase, user) -> Seat:
 def _check_phase_accepts(phase: Phase, seat: Seat, now: datetime) -> None:
     if phase.status != Phase.Status.OPEN or (phase.deadline <= now and phase.game.paused_at is None):
         raise ServiceError(
-            _("The deadline of %(label)s has passed (%(deadline)s UTC); orders are no longer accepted.")
-            % {"label": phase.label, "deadline": phase.deadline.strftime("%Y-%m-%d %H:%M:%S")},
+            _("The deadline of %(label)s has passed (%(deadline)s); orders are no longer accepted.")
+            % {"label": phase.label, "deadline": date_format(timezone.localtime(phase.deadline), "DATETIME_FORMAT")},
             code="late",
         )
     if not seat.alive:
@@ -406,7 +408,8 @@ def post_create(*, game: Game, user, body: str) -> Post:
     if not body:
         raise ServiceError({"body": [_("Write something first.")]})
     if len(body) > 20000:
-        raise ServiceError({"body": [_("A post may have at most 20000 characters; this one has %(n)s.") % {"n": len(body)}]})
+        too_long = _("A post may have at most %(max)s characters; this one has %(n)s.") % {"max": 20000, "n": len(body)}
+        raise ServiceError({"body": [too_long]})
     seat = Seat.objects.filter(game=game, user=user).first()
     if user.pk != game.master_id:
         if seat is None:
@@ -430,8 +433,11 @@ def phase_claim(*, phase_id: int, clock: Clock = timezone.now, early: bool = Fal
     """
     now = clock()
     token = uuid.uuid4()
-    qs = Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN, game__paused_at__isnull=True,
-                              game__status__in=[Game.Status.RUNNING, Game.Status.SETUP])
+    # The status test must stay on the updated table itself: a join on ``game__…`` makes Django write
+    # ``WHERE id IN (SELECT … status='open')``, and PostgreSQL does not re-check that subquery against the row
+    # version a concurrent claimer just committed, so a late claimer could re-open a resolved phase.
+    live_games = Game.objects.filter(paused_at__isnull=True, status__in=[Game.Status.RUNNING, Game.Status.SETUP])
+    qs = Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN, game_id__in=live_games.values("pk"))
     if not early:
         qs = qs.filter(deadline__lte=now)
     claimed = qs.update(status=Phase.Status.RESOLVING, claim_token=token, claimed_at=now, claims=F("claims") + 1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.syndication.views import Feed
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
@@ -28,7 +28,8 @@ def _game_for(request, pk: int) -> Game:
 
 def _apply_errors(form, exc: ServiceError) -> None:
     for field, msgs in exc.errors.items():
-        target = field if field in form.fields else None
+        root = field.split(".", 1)[0]  # "options.rounds" belongs to the options field
+        target = root if root in form.fields else None
         for msg in msgs:
             form.add_error(target, msg)
 
@@ -50,9 +51,9 @@ def lobby(request):
         if game.current_phase is not None:
             game.current_phase.game = game  # the label needs the module; don't query the game again
     sections = [
-        (_("Signups open"), [g for g in games if g.status == Game.Status.SIGNUP]),
-        (_("Running"), [g for g in games if g.status in (Game.Status.SETUP, Game.Status.RUNNING)]),
-        (_("Finished"), [g for g in games if g.is_over]),
+        (_("Open for signup"), [g for g in games if g.status == Game.Status.SIGNUP]),
+        (_("Running games"), [g for g in games if g.status in (Game.Status.SETUP, Game.Status.RUNNING)]),
+        (_("Finished games"), [g for g in games if g.is_over]),
         (_("My drafts"), [g for g in games if g.status == Game.Status.DRAFT]),
     ]
     return render(request, "gm/lobby.html", {"sections": sections})
@@ -165,7 +166,9 @@ def order_submit(request, pk: int):
         payload = data["payload"] if form_class is OrderForm else data
         services.order_submit(phase=phase, user=request.user, payload=payload)
 
-    return _post_action(request, pk, submit, form_class, success=_("Your order is saved. You can change it until the deadline."))
+    return _post_action(
+        request, pk, submit, form_class, success=_("Your order is saved. You can change it until the deadline.")
+    )
 
 
 @require_POST
@@ -249,6 +252,8 @@ class PublicLogFeed(Feed):
 
 
 def not_found(request, exception=None):
+    if request.path_info.startswith("/api/"):  # API clients get the API's error shape, not an HTML page
+        return JsonResponse({"errors": {"__all__": [_("Not found")]}, "code": "not_found"}, status=404)
     return render(request, "404.html", {"reason": str(exception) if exception else ""}, status=404)
 
 

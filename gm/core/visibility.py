@@ -136,6 +136,15 @@ def seats(viewer: Viewer) -> list[dict]:
     return [seat_projection(viewer, s) for s in viewer.game.seats.order_by("position")]
 
 
+def phase_actors(viewer: Viewer, phase: Phase) -> list[int] | None:
+    """Who may order in ``phase`` as ``viewer`` may know it. ``None`` (every living seat) is public; a list of
+    seat ids can betray roles (a night phase for the mafia), so only the master and, after the game, everyone
+    see it whole; a player learns only whether his own seat is in it."""
+    if phase.actors is None or viewer.sees_everything:
+        return phase.actors
+    return [viewer.seat.pk] if viewer.seat is not None and viewer.seat.pk in phase.actors else []
+
+
 def game_state(viewer: Viewer) -> dict:
     """The module's own view of the game state for ``viewer``."""
     game = viewer.game

@@ -13,7 +13,9 @@ Run with PostgreSQL + Redis (skipped otherwise)::
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import random
 import re
 import signal
 import threading
@@ -210,51 +212,81 @@ def test_exactly_once_race_8_threads_2_workers_200_rounds(master, players, celer
     swept: list[int] = []  # phase ids the threads' sweeps report as resolved by them
     sent = 0
     slowest_round = 0.0
+    jitter = random.Random(2026)
+    worker_first_every = 5
 
-    def sweeper(barrier: threading.Barrier, index: int) -> None:
+    # The sweeping threads live for the whole race (one DB connection each, closed at the end); two barriers
+    # per round make all 8 sweeps start at the same moment and let the main thread wait for them.
+    start, done, stop = threading.Barrier(threads + 1), threading.Barrier(threads + 1), threading.Event()
+
+    def sweeper(index: int) -> None:
         try:
-            connection.ensure_connection()  # connect before the barrier so the sweeps really start together
-            barrier.wait(timeout=30)
-            swept.extend(services.phases_sweep().resolved)
-        except BaseException:  # noqa: BLE001 - reported by the test
+            connection.ensure_connection()
+            while True:
+                start.wait(timeout=60)
+                if stop.is_set():
+                    return
+                try:
+                    swept.extend(services.phases_sweep().resolved)
+                except Exception:  # noqa: BLE001 - reported by the main thread after the round
+                    errors.append(f"thread {index}:\n{traceback.format_exc()}")
+                done.wait(timeout=60)
+        except threading.BrokenBarrierError:
+            pass  # the main thread gave up (a failed round) or timed out
+        except BaseException:  # noqa: BLE001
             errors.append(f"thread {index}:\n{traceback.format_exc()}")
-            barrier.abort()
         finally:
             connection.close()
 
-    for number in range(1, rounds + 1):
-        round_started = time.monotonic()
-        due = list(Phase.objects.filter(game_id__in=game_ids, status=Phase.Status.OPEN).values_list("pk", "ordinal"))
-        assert sorted(o for _pk, o in due) == [number] * len(games), (number, due)
-        due_ids = [pk for pk, _o in due]
-        make_due(*due_ids)
-        barrier = threading.Barrier(threads + 1)
-        pool = [threading.Thread(target=sweeper, args=(barrier, i), name=f"sweeper-{i}") for i in range(threads)]
-        for thread in pool:
-            thread.start()
-        # One copy before the barrier releases the sweepers, one after: the workers get a real chance to win.
-        for pk in due_ids:
-            phase_resolve_task.delay(pk)
-        try:
-            barrier.wait(timeout=30)
-        except threading.BrokenBarrierError:
-            raise AssertionError(f"round {number}: sweepers failed:\n" + "\n".join(errors)) from None
-        for pk in due_ids:
-            phase_resolve_task.delay(pk)
-        sent += copies * len(due_ids)
-        for thread in pool:
-            thread.join(timeout=60)
-            assert not thread.is_alive(), f"{thread.name} hung in round {number}"
-        assert not errors, "\n".join(errors)
+    pool = [threading.Thread(target=sweeper, args=(i,), name=f"sweeper-{i}", daemon=True) for i in range(threads)]
+    for thread in pool:
+        thread.start()
+    try:
+        for number in range(1, rounds + 1):
+            round_started = time.monotonic()
+            due = list(Phase.objects.filter(game_id__in=game_ids, status=Phase.Status.OPEN)
+                       .values_list("pk", "ordinal"))
+            assert sorted(o for _pk, o in due) == [number] * len(games), (number, due)
+            due_ids = [pk for pk, _o in due]
+            make_due(*due_ids)
+            # One copy before the barrier releases the sweepers, one after; a 0-10 ms jitter moves the moment the
+            # sweeps start across the workers' pick-up time, so the claims collide differently every round.
+            for pk in due_ids:
+                phase_resolve_task.delay(pk)
+            if number % worker_first_every == 0:
+                # A worker-first round: the sweeps start once a worker holds a claim (or after 0.5 s), so they
+                # collide with a resolution in progress.
+                with contextlib.suppress(AssertionError):
+                    wait_until(lambda due_ids=due_ids: Phase.objects.filter(pk__in=due_ids).exclude(
+                        status=Phase.Status.OPEN).exists(), timeout=0.5, interval=0.002)
+            else:
+                time.sleep(jitter.uniform(0, 0.01))
+            try:
+                start.wait(timeout=60)
+                for pk in due_ids:
+                    phase_resolve_task.delay(pk)
+                sent += copies * len(due_ids)
+                done.wait(timeout=60)
+            except threading.BrokenBarrierError:
+                raise AssertionError(f"round {number}: the sweepers did not finish:\n" + "\n".join(errors)) from None
+            assert not errors, f"round {number}:\n" + "\n".join(errors)
 
-        def round_done(due_ids=due_ids, number=number):
-            resolved = Phase.objects.filter(pk__in=due_ids, status=Phase.Status.RESOLVED).count()
-            opened = Phase.objects.filter(game_id__in=game_ids, ordinal=number + 1, status=Phase.Status.OPEN).count()
-            return resolved == len(games) and opened == len(games)
+            def round_done(due_ids=due_ids, number=number):
+                resolved = Phase.objects.filter(pk__in=due_ids, status=Phase.Status.RESOLVED).count()
+                opened = Phase.objects.filter(game_id__in=game_ids, ordinal=number + 1,
+                                              status=Phase.Status.OPEN).count()
+                return resolved == len(games) and opened == len(games)
 
-        wait_until(round_done, timeout=30, interval=0.01,
-                   message=lambda number=number: f"round {number} not resolved:\n{celery_procs.report(30)}")
-        slowest_round = max(slowest_round, time.monotonic() - round_started)
+            wait_until(round_done, timeout=30, interval=0.01,
+                       message=lambda number=number: f"round {number} not resolved:\n{celery_procs.report(30)}")
+            slowest_round = max(slowest_round, time.monotonic() - round_started)
+    finally:
+        stop.set()
+        start.abort()  # releases the sweepers (they exit), whatever happened
+        done.abort()
+        for thread in pool:
+            thread.join(timeout=30)
+    assert not [t.name for t in pool if t.is_alive()], "sweeper threads hung"
     race_seconds = time.monotonic() - started
 
     # Drain: every message was consumed, and the workers logged a result for each (most are no-ops: False).

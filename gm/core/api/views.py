@@ -58,7 +58,15 @@ class GameViewSet(viewsets.GenericViewSet):
     @extend_schema(responses=s.PhaseSerializer(many=True))
     @action(detail=True, methods=["get"])
     def phases(self, request, pk=None):
-        return self._paged(self._game().phases.order_by("ordinal"), s.PhaseSerializer)
+        game = self._game()
+        viewer = self._viewer(game)
+        queryset = game.phases.order_by("ordinal")
+        page = self.paginate_queryset(queryset)
+        phases = page if page is not None else list(queryset)
+        data = s.PhaseSerializer(phases, many=True).data
+        for item, phase in zip(data, phases, strict=True):  # the actors of a phase can betray roles
+            item["actors"] = visibility.phase_actors(viewer, phase)
+        return self.get_paginated_response(data) if page is not None else Response(data)
 
     @extend_schema(responses=s.LogEntrySerializer(many=True))
     @action(detail=True, methods=["get"])
@@ -80,7 +88,9 @@ class GameViewSet(viewsets.GenericViewSet):
             return self._paged(visibility.orders(self._viewer(game)), s.OrderSerializer)
         data = s.OrderSubmitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        order = services.order_submit(phase=self._open_phase(game), user=request.user, payload=data.validated_data["payload"])
+        order = services.order_submit(
+            phase=self._open_phase(game), user=request.user, payload=data.validated_data["payload"]
+        )
         return Response(s.OrderSerializer(order).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={201: s.OrderSerializer})
