@@ -47,16 +47,6 @@ class GameCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["module"].choices = registry.choices()
 
-    def clean_durations(self):
-        durations = self.cleaned_data["durations"]
-        for kind, seconds in durations.items():
-            # The service checks the range; an integer too large for a float must not reach its float().
-            if isinstance(seconds, int) and abs(seconds) > 10**12:
-                raise forms.ValidationError(
-                    _("The duration of “%(kind)s” must be between 1 second and 30 days."), params={"kind": kind}
-                )
-        return durations
-
 
 class JoinForm(forms.Form):
     display_name = forms.CharField(label=_("Character name"), max_length=80)

@@ -131,7 +131,7 @@ def game_create(
             continue
         try:
             value = float(seconds)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             value = -1
         if not 0 < value <= 30 * 86400:
             errors.setdefault("durations", []).append(

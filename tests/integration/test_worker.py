@@ -35,6 +35,7 @@ from gm.core.tasks import phase_resolve_task
 from .worker_utils import (
     SESSION_QUEUE,
     CeleryProcesses,
+    forget_queue,
     psycopg_params,
     purge_queue,
     queue_length,
@@ -58,8 +59,14 @@ def _needs_postgres_and_redis():
         pytest.skip(reason)
 
 
+@pytest.fixture(scope="session")
+def _forget_session_queue():
+    yield
+    forget_queue(SESSION_QUEUE)
+
+
 @pytest.fixture(autouse=True)
-def session_queue(_needs_postgres_and_redis, settings):
+def session_queue(_needs_postgres_and_redis, _forget_session_queue, settings):
     """Route this process's tasks to the session's own queue (the Celery app read its config at import time, so
     its ``conf`` is switched too), empty before and after."""
     from gm.celery import app
@@ -159,7 +166,9 @@ def test_due_phase_is_resolved_by_a_real_worker(running_game, celery_procs):
                message=lambda: f"phase still {phase.status}:\n{worker.tail()}")
     assert phase.resolved_at >= deadline
     assert_resolved_once_into_next_round(running_game, phase, claims=1)
-    assert "True" in succeeded(worker, "gm.core.tasks.phase_deadline_task"), worker.tail()
+    # The worker logs the task's result just after its transaction commits.
+    wait_until(lambda: "True" in succeeded(worker, "gm.core.tasks.phase_deadline_task"), timeout=10,
+               message=lambda: f"no successful phase_deadline_task in the log:\n{worker.tail()}")
     assert_clean_log(worker)
 
 
@@ -180,8 +189,9 @@ def test_due_phase_is_resolved_by_the_beat_sweep_without_its_eta_task(running_ga
     wait_until(resolved, timeout=30, interval=0.1,
                message=lambda: f"phase still {phase.status}:\n{worker.tail()}\n{beat.tail()}")
     assert_resolved_once_into_next_round(running_game, phase, claims=1)
-    sweeps = succeeded(worker, "gm.core.tasks.phases_sweep_task")
-    assert any(f"'resolved': [{phase.pk}]" in report for report in sweeps), sweeps
+    wait_until(lambda: any(f"'resolved': [{phase.pk}]" in report
+                           for report in succeeded(worker, "gm.core.tasks.phases_sweep_task")),
+               timeout=10, message=lambda: f"no sweep reported resolving {phase.pk}:\n{worker.tail()}")
     assert not succeeded(worker, "gm.core.tasks.phase_deadline_task")
     assert_clean_log(worker)
 
@@ -192,8 +202,8 @@ def test_due_phase_is_resolved_by_the_beat_sweep_without_its_eta_task(running_ga
 def test_exactly_once_race_8_threads_2_workers_200_rounds(master, players, celery_procs, session_queue):
     """3 games, 200 rounds: each round every game's phase is made due, then 8 threads sweep at the same moment
     while 2 real workers get two ``phase_resolve_task`` messages per phase. Every phase is claimed once and
-    resolved once (one ``core.phase_resolved`` and one ``core.trace`` entry), ordinals stay contiguous, and
-    claims counted by the sweepers plus those counted by the workers add up to exactly one per phase."""
+    resolved once (one ``core.phase_resolved`` and one ``core.trace`` entry), ordinals stay contiguous, and the
+    resolutions the sweeps report plus those the workers log add up to exactly one per phase."""
     rounds, threads, copies = 200, 8, 2
     started = time.monotonic()
     w1, w2 = celery_procs.worker(wait=False), celery_procs.worker(wait=False)
@@ -402,7 +412,8 @@ def test_worker_killed_mid_resolution_resolves_exactly_once_later(running_game, 
     assert scores == {u.pk: orders.get(u, 0) for u in players}, scores
     assert {s.pk: s.data["secret"] for s in Seat.objects.filter(game=running_game)} == {
         pk: data["secret"] for pk, data in seats_before.items()}
-    sweeps = succeeded(worker_b, "gm.core.tasks.phases_sweep_task")
-    assert any(f"'reclaimed': [{phase.pk}]" in report for report in sweeps), sweeps
+    wait_until(lambda: any(f"'reclaimed': [{phase.pk}]" in report
+                           for report in succeeded(worker_b, "gm.core.tasks.phases_sweep_task")),
+               timeout=10, message=lambda: f"no sweep reported reclaiming {phase.pk}:\n{worker_b.tail()}")
     assert "phase reclaimed" in worker_b.log()
     assert_clean_log(worker_b)

@@ -123,6 +123,18 @@ def purge_queue(queue: str) -> int:
         client.close()
 
 
+def forget_queue(queue: str) -> None:
+    """At the end of the session: purge ``queue`` and drop the exchange binding tables kombu keeps for it."""
+    from kombu.transport.redis import Channel
+
+    purge_queue(queue)
+    client = redis_client()
+    try:
+        client.delete(Channel.keyprefix_queue % queue, Channel.keyprefix_binding_permanent % queue)
+    finally:
+        client.close()
+
+
 # -- processes ------------------------------------------------------------------------------------------
 
 
