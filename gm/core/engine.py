@@ -182,6 +182,9 @@ class GameModule:
     order_form: Any = None
     #: Template rendered inside the game page for the viewer's own controls (shell).
     template_name: str = ""
+    #: Whether the game is played with cards (the ``cards`` app snapshots the collection into the state at start
+    #: and offers deck building, Hand and Sleeve pages).
+    uses_cards: bool = False
 
     # -- pure engine hooks -------------------------------------------------------------------------------
     def validate_options(self, options: Mapping[str, Any]) -> dict:

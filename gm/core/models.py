@@ -89,6 +89,9 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField(_("ring position"))
     alive = models.BooleanField(_("alive"), default=True)
     data = models.JSONField(default=dict, blank=True)
+    #: bumped on every write of ``data``/``alive``: optimistic concurrency for edits outside a resolution
+    #: (e.g. two browser tabs reordering the Hand) — a write that expected an older version is refused.
+    version = models.PositiveIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

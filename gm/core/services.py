@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from . import registry
+from . import registry, signals
 from .engine import Event, PhaseInfo, PhaseSpec, Resolution, RuleViolation, SeatInfo, phase_rng
 from .models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Post, Seat
 
@@ -42,11 +42,14 @@ Clock = Callable[[], datetime]
 
 class ServiceError(Exception):
     """A refused request. ``errors`` maps a field name (``"__all__"`` for the whole request) to messages in the
-    active language; ``code`` is a stable machine-readable slug (``late``, ``not_allowed``, ``invalid``…)."""
+    active language; ``code`` is a stable machine-readable slug (``late``, ``not_allowed``, ``invalid``,
+    ``conflict``…); ``details`` optional structured data for API clients."""
 
-    def __init__(self, errors: Mapping[str, list[str]] | str, *, code: str = "invalid"):
+    def __init__(self, errors: Mapping[str, list[str]] | str, *, code: str = "invalid", details: list | None = None):
         self.errors = {"__all__": [errors]} if isinstance(errors, str) else {k: list(v) for k, v in errors.items()}
         self.code = code
+        #: optional machine-readable detail (e.g. every broken deck rule with its rule ID and numbers).
+        self.details = details
         super().__init__("; ".join(m for msgs in self.errors.values() for m in msgs))
 
 
@@ -249,6 +252,8 @@ def game_start(*, game: Game, actor, clock: Clock = timezone.now) -> Phase:
         _add_groups(game, result.groups)
         game.state = result.state
         game.started_at = now
+        # Apps add what the game must carry from its start (e.g. the card collection snapshot) to game.state.
+        signals.game_started.send(sender=Game, game=game, module=module)
         LogEntry.objects.bulk_create(
             [_log(game, None, Event("core.game_started"), now)] + [_log(game, None, e, now) for e in result.events]
         )
@@ -510,8 +515,11 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         if phase.status != Phase.Status.RESOLVING or phase.claim_token != token:
             return None
         game = Game.objects.select_for_update().get(pk=phase.game_id)
+        if game.is_over:  # defence in depth: nothing resolves in a finished or aborted game
+            return None
         now = clock()
-        seats = list(game.seats.order_by("position"))
+        # Locked so that an optimistic seat edit (Hand reorder) can't commit between this read and our write.
+        seats = list(game.seats.select_for_update().order_by("position"))
         orders = _latest_orders(phase, seats)
         snapshot = {"game": game.state, "seats": [asdict(seat_info(s)) for s in seats]}
         result = run_engine(game=game, phase=phase, snapshot=snapshot, orders=orders)
@@ -525,7 +533,9 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
             by_id[seat_id].alive = alive
             changed.append(by_id[seat_id])
         if changed:
-            Seat.objects.bulk_update(set(changed), ["data", "alive"])
+            for seat in set(changed):
+                seat.version = F("version") + 1
+            Seat.objects.bulk_update(set(changed), ["data", "alive", "version"])
         _add_groups(game, result.groups)
         phase.state = snapshot
         phase.status = Phase.Status.RESOLVED

@@ -114,6 +114,12 @@ def posts(viewer: Viewer) -> QuerySet[Post]:
     return Post.objects.filter(game=viewer.game).select_related("author", "seat")
 
 
+def may_see_private(viewer: Viewer, seat: Seat) -> bool:
+    """Whether ``viewer`` may read ``seat``'s secrets (secret role, Hand, Sleeve, deck, orders): its own player,
+    the master, and everyone once the game is over."""
+    return viewer.sees_everything or (viewer.seat is not None and viewer.seat.pk == seat.pk)
+
+
 def seat_projection(viewer: Viewer, seat: Seat) -> dict:
     """One seat as ``viewer`` may see it: name, ring position, alive and the module's public data for all;
     ``private`` (the module's whole seat data: secret role, containers…) only for its own player, the master
@@ -126,7 +132,7 @@ def seat_projection(viewer: Viewer, seat: Seat) -> dict:
         "alive": seat.alive,
         "public": module.public_seat_data(seat.data),
     }
-    if viewer.sees_everything or (viewer.seat is not None and viewer.seat.pk == seat.pk):
+    if may_see_private(viewer, seat):
         projection["private"] = seat.data
     return projection
 

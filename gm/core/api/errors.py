@@ -18,6 +18,7 @@ STATUS_FOR_CODE = {
     "state": status.HTTP_409_CONFLICT,
     "duplicate": status.HTTP_409_CONFLICT,
     "full": status.HTTP_409_CONFLICT,
+    "conflict": status.HTTP_409_CONFLICT,
     "not_allowed": status.HTTP_403_FORBIDDEN,
 }
 
@@ -54,7 +55,10 @@ def exception_handler(exc, context):
     """DRF exception handler: :class:`ServiceError` → 400/403/404/409 with field errors; Django
     ``ValidationError`` → 400; everything DRF knows keeps its status, with its detail under ``errors``."""
     if isinstance(exc, ServiceError):
-        return Response({"errors": exc.errors, "code": exc.code},
+        body = {"errors": exc.errors, "code": exc.code}
+        if exc.details is not None:
+            body["details"] = exc.details
+        return Response(body,
                         status=STATUS_FOR_CODE.get(exc.code, status.HTTP_400_BAD_REQUEST))
     if isinstance(exc, DjangoValidationError):
         errors = exc.message_dict if hasattr(exc, "error_dict") else {"__all__": exc.messages}
