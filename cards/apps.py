@@ -8,3 +8,6 @@ class CardsConfig(AppConfig):
     name = "cards"
     verbose_name = _("Cards")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from . import services  # noqa: F401  (connects the collection snapshot to game_started)

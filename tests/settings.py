@@ -11,10 +11,9 @@ os.environ.setdefault("GM_BROKER_DIR", os.path.join(tempfile.gettempdir(), "gm-t
 from gm.settings import *  # noqa: E402,F403
 from gm.settings import GM_EXTRA_MODULES, INSTALLED_APPS  # noqa: E402
 
-TEST_MODULE = "tests.modules.tally"
-if TEST_MODULE not in GM_EXTRA_MODULES:
-    GM_EXTRA_MODULES = [*GM_EXTRA_MODULES, TEST_MODULE]
-    INSTALLED_APPS = [*INSTALLED_APPS, TEST_MODULE]
+TEST_MODULES = ["tests.modules.tally", "tests.modules.cardtest"]
+GM_EXTRA_MODULES = [*GM_EXTRA_MODULES, *(m for m in TEST_MODULES if m not in GM_EXTRA_MODULES)]
+INSTALLED_APPS = [*INSTALLED_APPS, *(m for m in TEST_MODULES if m not in INSTALLED_APPS)]
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
