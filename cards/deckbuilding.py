@@ -57,6 +57,9 @@ def finish_deck_building(
             events.append(Event("cards.random_deck_master", {"name": seat.name}, visibility="master"))
         containers = Containers.from_dict(data.get("cards") or {})
         containers.new_deck([e["kind"] for e in deck_list], rng, collection)
+        for instance in containers.deck:  # e.g. the spendthrift's price >= 2 cards are free in play (FM-8)
+            if not instance.free and rules.plays_free(collection[instance.kind]):
+                containers.set_free(instance.uid, True)
         drawn = containers.deal_opening_hand(hand_size(data))
         data["cards"] = containers.to_dict()
         seat_data[seat.id] = data

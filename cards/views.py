@@ -1,0 +1,174 @@
+"""Card pages: the deck builder (htmx, works without JavaScript) and the player's Hand/Sleeve panel."""
+from __future__ import annotations
+
+from collections import Counter
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from gm.core import visibility
+from gm.core.models import Game, Phase, Seat
+from gm.core.services import ServiceError
+
+from . import deckrules, selectors, services
+from .domain import COLOURS, TIMINGS
+
+MAX_INPUT_COPIES = 9
+
+
+def _game(request, pk) -> Game:
+    game = get_object_or_404(Game, pk=pk)
+    if not visibility.can_see_game(request.user, game) or not getattr(game.game_module, "uses_cards", False):
+        raise Http404(_("No such game."))
+    return game
+
+
+def _own_seat(request, game) -> Seat:
+    seat = Seat.objects.filter(game=game, user=request.user).first()
+    if seat is None:
+        raise Http404(_("You have no seat in this game."))
+    return seat
+
+
+def _entries_from_post(post, collection) -> tuple[list[dict], list[str]]:
+    """Deck entries from the builder's ``n_<slug>`` count inputs and ``nf_<slug>`` (count as non-free) boxes."""
+    entries, problems = [], []
+    language = translation.get_language() or "ru"
+    for kind in collection.buildable():
+        raw = post.get(f"n_{kind.slug}", "0").strip() or "0"
+        if not raw.isdigit() or int(raw) > MAX_INPUT_COPIES:
+            problems.append(_("“%(card)s”: give a number of copies from 0 to %(max)s.")
+                            % {"card": kind.name(language), "max": MAX_INPUT_COPIES})
+            continue
+        # The spendthrift's box counts every copy of that kind as non-free (FM-4.3).
+        extra = {"count_as": deckrules.NON_FREE} if post.get(f"nf_{kind.slug}") == "on" else {}
+        entries.extend({"kind": kind.slug, **extra} for _copy in range(int(raw)))
+    return entries, problems
+
+
+def _summary(entries, collection, rules) -> dict:
+    """Counters the builder shows: cards per colour, free and non-free (as FM-4.3 counts them)."""
+    colours: Counter[str] = Counter()
+    free = non_free = 0
+    for entry in entries:
+        kind = collection.kinds.get(entry["kind"])
+        if kind is None or kind.special:
+            continue
+        colours[kind.colour] += 1
+        if rules is not None and rules.counts_as_free(kind, entry.get("count_as")):
+            free += 1
+        else:
+            non_free += 1
+    return {"colours": [(c, _(deckrules.COLOUR_NAMES[c]), colours[c]) for c in COLOURS], "free": free, "non_free": non_free, "total": len(entries)}
+
+
+@login_required
+def deck_builder(request, pk: int):
+    """Build and submit a deck during the deck-building stage (FM-4.3, FM-4.5). Every change is checked live
+    (htmx posts the form); the submit button is there only while the stage is open."""
+    game = _game(request, pk)
+    seat = _own_seat(request, game)
+    collection = services.collection_for_game(game)
+    phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
+    stage_open = phase is not None and phase.kind == services.DECKBUILDING and phase.status == Phase.Status.OPEN
+    params = request.POST if request.method == "POST" else request.GET
+    problems: list[str] = []
+    if request.method == "POST":
+        entries, problems = _entries_from_post(request.POST, collection)
+    else:
+        entries = deckrules.normalise_deck(seat.data.get("deck_list") or [])
+    status = 200
+    try:
+        rules = services.deck_rules_for(seat)
+    except ServiceError as exc:
+        rules = None
+        problems += [m for msgs in exc.errors.values() for m in msgs]
+    if request.method == "POST" and params.get("action") == "submit" and not problems:
+        try:
+            services.deck_submit(game=game, user=request.user, entries=entries)
+        except ServiceError as exc:
+            problems += [m for msgs in exc.errors.values() for m in msgs]
+            status = 400
+        else:
+            messages.success(request, _("Your deck is saved. You can change it until the deck-building deadline."))
+            return HttpResponseRedirect(reverse("cards:deck", args=[game.pk]))
+    errors = services.render_deck_errors(
+        services.deck_check(game=game, seat=seat, entries=entries), collection) if rules is not None else []
+    counts = Counter(e["kind"] for e in entries)
+    non_free_marked = {e["kind"] for e in entries if e.get("count_as")}
+    colour, timing, price = params.get("colour", ""), params.get("timing", ""), params.get("price", "")
+    rows = []
+    for kind in collection.buildable():
+        shown = ((not colour or kind.colour == colour) and (not timing or kind.timing == timing)
+                 and (not price or str(kind.price) == price))
+        rows.append({"kind": kind, "name": kind.name(request.LANGUAGE_CODE), "text": kind.text(request.LANGUAGE_CODE),
+                     "colour_name": _(deckrules.COLOUR_NAMES[kind.colour]),
+                     "count": counts.get(kind.slug, 0), "shown": shown, "non_free": kind.slug in non_free_marked,
+                     "may_count_non_free": bool(rules and rules.can_count_as_non_free(kind))})
+    context = {
+        "game": game, "seat": seat, "rows": rows, "errors": errors, "problems": problems, "stage_open": stage_open,
+        "summary": _summary(entries, collection, rules), "rules": rules,
+        "colours": [(c, _(deckrules.COLOUR_NAMES[c])) for c in COLOURS],
+        "role_colours": [_(deckrules.COLOUR_NAMES[c]) for c in (rules.role_colours if rules else ())],
+        "timings": TIMINGS, "filters": {"colour": colour, "timing": timing, "price": price},
+        "saved": seat.data.get("deck_list"),
+    }
+    template = "cards/_deck_form.html" if request.htmx else "cards/deck_builder.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+def my_cards(request, pk: int):
+    """The player's Hand (ordered, with move buttons), Sleeve, deck count and discard pile; the master sees every
+    seat. Others' cards are not shown here (only the published Hand counts on the game page)."""
+    game = _game(request, pk)
+    viewer = visibility.viewer_for(request.user, game)
+    collection = services.collection_for_game(game)
+    if viewer.sees_everything:
+        views = selectors.game_cards(viewer, collection)
+    elif viewer.seat is not None:
+        views = [selectors.seat_cards(viewer, viewer.seat, collection)]
+    else:
+        raise Http404(_("You have no seat in this game."))
+    template = "cards/_hand_panel.html" if request.htmx else "cards/my_cards.html"
+    return render(request, template, {"game": game, "views": views, "viewer": viewer})
+
+
+@require_POST
+@login_required
+def hand_move(request, pk: int):
+    """Move one Hand card up or down (``uid``, ``direction`` = up|down, ``version``) — drag-free reordering."""
+    game = _game(request, pk)
+    seat = _own_seat(request, game)
+    hand = [c["uid"] for c in (seat.data.get("cards") or {}).get("hand", [])]
+    try:
+        uid, version = int(request.POST.get("uid", "")), int(request.POST.get("version", ""))
+    except ValueError:
+        messages.error(request, _("That card move was not understood; reload the page."))
+        return _back(request, game)
+    if uid in hand:
+        i = hand.index(uid)
+        j = i - 1 if request.POST.get("direction") == "up" else i + 1
+        if 0 <= j < len(hand):
+            hand[i], hand[j] = hand[j], hand[i]
+    else:
+        hand = [*hand, uid]  # the service refuses it with a clear message
+    try:
+        services.hand_reorder(game=game, user=request.user, uids=hand, version=version)
+    except ServiceError as exc:
+        for msgs in exc.errors.values():
+            for msg in msgs:
+                messages.error(request, msg)
+    return _back(request, game)
+
+
+def _back(request, game):
+    if request.htmx:
+        return my_cards(request, game.pk)
+    return HttpResponseRedirect(reverse("cards:my_cards", args=[game.pk]))
