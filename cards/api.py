@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
@@ -83,6 +84,7 @@ class DeckView(APIView):
             raise ServiceError(_("You have no seat in this game."), code="forbidden")
         return seat
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
         game = _visible_game(request, pk)
         seat = self._seat(request, game)
@@ -93,7 +95,7 @@ class DeckView(APIView):
                          "errors": services.deck_error_details(errors, collection),
                          "rules": services.deck_rules_for(seat).to_dict()})
 
-    @extend_schema(request=DeckSerializer)
+    @extend_schema(request=DeckSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):
         game = _visible_game(request, pk)
         data = DeckSerializer(data=request.data)
@@ -114,6 +116,7 @@ class GameCardsView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk):
         game = _visible_game(request, pk)
         viewer = visibility.viewer_for(request.user, game)
@@ -130,7 +133,7 @@ class HandReorderView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=ReorderSerializer)
+    @extend_schema(request=ReorderSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):
         game = _visible_game(request, pk)
         data = ReorderSerializer(data=request.data)

@@ -65,7 +65,8 @@ def _summary(entries, collection, rules) -> dict:
             free += 1
         else:
             non_free += 1
-    return {"colours": [(c, _(deckrules.COLOUR_NAMES[c]), colours[c]) for c in COLOURS], "free": free, "non_free": non_free, "total": len(entries)}
+    return {"colours": [(c, _(deckrules.COLOUR_NAMES[c]), colours[c]) for c in COLOURS],
+            "free": free, "non_free": non_free, "total": len(entries)}
 
 
 @login_required
@@ -113,7 +114,8 @@ def deck_builder(request, pk: int):
                      "may_count_non_free": bool(rules and rules.can_count_as_non_free(kind))})
     context = {
         "game": game, "seat": seat, "rows": rows, "errors": errors, "problems": problems, "stage_open": stage_open,
-        "summary": _summary(entries, collection, rules), "rules": rules,
+        "summary": _summary(entries, collection, rules),
+        "rules": rules,
         "colours": [(c, _(deckrules.COLOUR_NAMES[c])) for c in COLOURS],
         "role_colours": [_(deckrules.COLOUR_NAMES[c]) for c in (rules.role_colours if rules else ())],
         "timings": TIMINGS, "filters": {"colour": colour, "timing": timing, "price": price},

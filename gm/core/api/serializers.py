@@ -4,7 +4,6 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from .. import registry
 from ..models import AuditEntry, Game, LogEntry, Order, Phase, Post
 
 
@@ -29,7 +28,7 @@ class GameSerializer(serializers.ModelSerializer):
 
 
 class GameCreateSerializer(serializers.Serializer):
-    module = serializers.ChoiceField(choices=())
+    module = serializers.CharField(max_length=40, help_text=_("The game module's slug, e.g. forum_mafia."))
     title = serializers.CharField(max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, default="")
     options = serializers.DictField(required=False, default=dict)
@@ -37,9 +36,6 @@ class GameCreateSerializer(serializers.Serializer):
     rng_seed = serializers.IntegerField(required=False, min_value=0, max_value=2**63 - 1, allow_null=True,
                                         default=None)
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["module"].choices = registry.choices()
 
 
 class SeatSerializer(serializers.Serializer):
