@@ -268,4 +268,4 @@ def test_openapi_schema_validates_without_warnings(tmp_path):
     out = tmp_path / "schema.yaml"
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
     text = out.read_text()
-    assert "/api/games/{id}/orders/" in text and "/api/games/{pk}/deck/" in text
+    assert "/api/games/{id}/orders/:" in text and "/api/games/{id}/deck/:" in text
