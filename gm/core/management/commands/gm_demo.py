@@ -11,8 +11,9 @@ Creates, if missing:
   - “Demo: running (tally)” — six seats, started, rounds of 120 seconds (30 rounds), so the Celery worker and
     beat visibly resolve a round every two minutes. Four players have already ordered in round 1.
 
-``tally`` is a developer test module (``tests/modules/tally``), the only game module so far; the demo needs
-``GM_EXTRA_MODULES=tests.modules.tally`` (``bin/demo`` sets it).
+``tally`` and ``cardtest`` are developer test modules (``tests/modules/``), the only game modules so far; the demo
+needs ``GM_EXTRA_MODULES=tests.modules.tally,tests.modules.cardtest`` (``bin/demo`` sets it; without ``cardtest`` the
+deck-building demo game is skipped).
 
 If the demo games already exist nothing is changed and only the logins are printed. ``--reset`` deletes the two
 demo games (and everything in them) and creates them again; the users are kept.
@@ -31,6 +32,9 @@ PASSWORD = "demo-password-1"
 MODULE = "tally"
 SIGNUP_TITLE = "Demo: signup open (tally)"
 RUNNING_TITLE = "Demo: running (tally)"
+CARDS_TITLE = "Demo: deck building (cardtest)"
+CARD_ROLES = [["sheriff", "paranoid"], ["mafia_boss", None], ["traitor", "croupier"], ["hero", "genius"],
+              ["joker", None, ["damage", "recon"]], ["doctor", "spendthrift"]]
 ROUND_SECONDS = 120
 ROUNDS = 30
 MASTER = ("master", "Demo Master")
@@ -64,7 +68,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             master = self._user(*MASTER, host=True)
             players = [self._user(name, display) for name, display in PLAYERS]
-            demo_games = Game.objects.filter(master=master, title__in=[SIGNUP_TITLE, RUNNING_TITLE])
+            demo_games = Game.objects.filter(master=master, title__in=[SIGNUP_TITLE, RUNNING_TITLE, CARDS_TITLE])
             if reset:
                 deleted = demo_games.count()
                 demo_games.delete()
@@ -75,6 +79,7 @@ class Command(BaseCommand):
             else:
                 self._signup_game(master, players)
                 self._running_game(master, players)
+                self._cards_game(master, players)
                 self.stdout.write(self.style.SUCCESS("Demo data loaded."))
         self._print_logins()
 
@@ -89,6 +94,8 @@ class Command(BaseCommand):
             self._verified_email(user)
         if host:
             user.user_permissions.add(Permission.objects.get(content_type__app_label="core", codename="host_game"))
+            # Masters edit the card collection in the admin (FM-4.2).
+            user.user_permissions.add(*Permission.objects.filter(content_type__app_label="cards"))
             user = User.objects.get(pk=user.pk)  # drop the cached permissions
         from accounts.models import Profile
 
@@ -142,13 +149,32 @@ class Command(BaseCommand):
         services.post_create(game=game, user=master, body="Welcome to the demo game. Rounds last two minutes.")
         return game
 
+    def _cards_game(self, master, players) -> Game | None:
+        """A card game in its deck-building stage (needs the ``cardtest`` developer module)."""
+        try:
+            registry.get("cardtest")
+        except registry.UnknownModule:
+            return None
+        game = services.game_create(
+            master=master, module="cardtest", title=CARDS_TITLE,
+            description="Deck building (FM-4.3, FM-4.5): open “Deck builder”, build and submit a deck. "
+                        "At the deadline every player gets his deck shuffled and draws 6 cards.",
+            options={"roles": CARD_ROLES}, durations={"deckbuilding": 3600, "night": 3600, "day": 3600},
+        )
+        game = services.game_open_signup(game=game, actor=master)
+        for user, (_name, display) in zip(players, PLAYERS, strict=True):
+            services.seat_join(game=game, user=user, display_name=display)
+        services.game_start(game=game, actor=master)
+        return game
+
     def _print_logins(self) -> None:
         self.stdout.write("")
         self.stdout.write(f"Demo logins (password for all: {PASSWORD}):")
         self.stdout.write(f"  {MASTER[0]:<8}  {MASTER[1]:<12} hosts the demo games; staff, so /admin/ works")
         for name, display in PLAYERS:
             self.stdout.write(f"  {name:<8}  {display:<12} player")
-        self.stdout.write(f"Games: “{RUNNING_TITLE}” (a round every {ROUND_SECONDS} s), “{SIGNUP_TITLE}”.")
+        self.stdout.write(f"Games: “{RUNNING_TITLE}” (a round every {ROUND_SECONDS} s), “{SIGNUP_TITLE}”, "
+                          f"“{CARDS_TITLE}”.")
         self.stdout.write(
-            "Note: the only game module so far is “tally”, a developer test module (tests/modules/tally)."
+            "Note: the only game modules so far are “tally” and “cardtest”, developer test modules (tests/modules/)."
         )
