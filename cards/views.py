@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from gm.core import visibility
@@ -20,6 +21,7 @@ from . import deckrules, selectors, services
 from .domain import COLOURS, TIMINGS
 
 MAX_INPUT_COPIES = 9
+TIMING_NAMES = {"night": gettext_lazy("night"), "day": gettext_lazy("day"), "any": gettext_lazy("any phase")}
 
 
 def _game(request, pk) -> Game:
@@ -105,11 +107,13 @@ def deck_builder(request, pk: int):
     non_free_marked = {e["kind"] for e in entries if e.get("count_as")}
     colour, timing, price = params.get("colour", ""), params.get("timing", ""), params.get("price", "")
     rows = []
-    for kind in collection.buildable():
+    language = request.LANGUAGE_CODE
+    for kind in sorted(collection.buildable(), key=lambda k: (COLOURS.index(k.colour), k.name(language))):
         shown = ((not colour or kind.colour == colour) and (not timing or kind.timing == timing)
                  and (not price or str(kind.price) == price))
         rows.append({"kind": kind, "name": kind.name(request.LANGUAGE_CODE), "text": kind.text(request.LANGUAGE_CODE),
                      "colour_name": _(deckrules.COLOUR_NAMES[kind.colour]),
+                     "timing_name": TIMING_NAMES[kind.timing],
                      "count": counts.get(kind.slug, 0), "shown": shown, "non_free": kind.slug in non_free_marked,
                      "may_count_non_free": bool(rules and rules.can_count_as_non_free(kind))})
     context = {
@@ -118,7 +122,8 @@ def deck_builder(request, pk: int):
         "rules": rules,
         "colours": [(c, _(deckrules.COLOUR_NAMES[c])) for c in COLOURS],
         "role_colours": [_(deckrules.COLOUR_NAMES[c]) for c in (rules.role_colours if rules else ())],
-        "timings": TIMINGS, "filters": {"colour": colour, "timing": timing, "price": price},
+        "timings": [(t, TIMING_NAMES[t]) for t in TIMINGS],
+        "filters": {"colour": colour, "timing": timing, "price": price},
         "saved": seat.data.get("deck_list"),
     }
     template = "cards/_deck_form.html" if request.htmx else "cards/deck_builder.html"
