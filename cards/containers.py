@@ -66,6 +66,17 @@ ERROR_CODES: tuple[str, ...] = (
 )
 
 
+def hide_deck_order(data: Mapping[str, Any]) -> dict:
+    """A seat's module data as its own player may see it: the deck becomes ``deck_count`` (nobody looks into his
+    own deck, FM-4.6). ``data["cards"]`` is a :meth:`Containers.to_dict`; other keys are kept."""
+    cards = data.get("cards")
+    if not isinstance(cards, Mapping) or "deck" not in cards:
+        return dict(data)
+    visible = {k: v for k, v in cards.items() if k != "deck"}
+    visible["deck_count"] = len(cards["deck"])
+    return {**data, "cards": visible}
+
+
 class ContainerError(Exception):
     """A refused container operation: ``code`` (stable, one of :data:`ERROR_CODES`), ``message`` (English, with
     ``%(name)s`` placeholders) and ``params`` (the values it names)."""

@@ -44,7 +44,8 @@ def _entries_from_post(post, collection) -> tuple[list[dict], list[str]]:
     language = translation.get_language() or "ru"
     for kind in collection.buildable():
         raw = post.get(f"n_{kind.slug}", "0").strip() or "0"
-        if not raw.isdigit() or int(raw) > MAX_INPUT_COPIES:
+        # ASCII digits only and few of them: "²" passes isdigit() but not int(), and int() refuses > 4300 digits.
+        if not (raw.isascii() and raw.isdigit()) or len(raw) > 3 or int(raw) > MAX_INPUT_COPIES:
             problems.append(_("“%(card)s”: give a number of copies from 0 to %(max)s.")
                             % {"card": kind.name(language), "max": MAX_INPUT_COPIES})
             continue

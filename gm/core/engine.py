@@ -219,6 +219,11 @@ class GameModule:
         """The part of ``state`` this viewer may see (default: nothing unless the viewer sees everything)."""
         return dict(state) if viewer.sees_everything else {}
 
+    def own_seat_data(self, data: Mapping[str, Any]) -> dict:
+        """The part of one seat's module data its own player may see during the game (default: all of it;
+        card games hide the deck's order, FM-4.6). The master, and everyone after the game, see all of it."""
+        return dict(data)
+
     def public_seat_data(self, data: Mapping[str, Any]) -> dict:
         """The part of one seat's module data anyone may see (default: nothing)."""
         return {}

@@ -132,8 +132,10 @@ def seat_projection(viewer: Viewer, seat: Seat) -> dict:
         "alive": seat.alive,
         "public": module.public_seat_data(seat.data),
     }
-    if may_see_private(viewer, seat):
+    if viewer.sees_everything:
         projection["private"] = seat.data
+    elif may_see_private(viewer, seat):
+        projection["private"] = module.own_seat_data(seat.data)
     return projection
 
 

@@ -17,7 +17,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from cards import deckrules, services as card_services
+from cards import deckrules
+from cards import services as card_services
 from cards.collection_data import CARDS
 from cards.containers import Containers
 from cards.models import CardKind, current_collection
@@ -164,15 +165,15 @@ def _admin_change_pistol(superuser, **changes) -> None:
     if pistol.free:
         form["free"] = "on"
     form.update(changes)
-    client = client_for(superuser)
+    client = client_for(None)
+    assert client.login(username=superuser.get_username(), password="pw-root-123")
     url = f"/admin/cards/cardkind/{pistol.pk}/change/"
     assert client.get(url).status_code == 200
     response = client.post(url, form)
     assert response.status_code == 302, response.content.decode()[:3000]
 
 
-def test_FM_4_2_admin_edit_changes_new_games_but_not_a_running_game(frozen, master, players, make_user,
-                                                                    django_user_model):
+def test_FM_4_2_admin_edit_changes_new_games_but_not_a_running_game(frozen, master, players, django_user_model):
     running = start_card_game(master, players[:2], title="Before")
     old_version = running.state["collection_version"]
     assert old_version == current_collection().version
@@ -224,8 +225,8 @@ OTHERS_CARDS = ["pistol", "bunker", "pistol"]
 
 def _tokens(slugs) -> set[str]:
     """Every way a card can show up: its slug and both display names."""
-    collection = current_collection()
-    return {t for s in slugs for t in (s, collection[s].name_ru, collection[s].name_en)}
+    by_slug = {c["slug"]: c for c in CARDS}
+    return {t for s in slugs for t in (s, by_slug[s]["name_ru"], by_slug[s]["name_en"])}
 
 
 HAND_TOKENS = _tokens(OWNER_HAND + OWNER_SLEEVE)
@@ -243,7 +244,10 @@ def _containers(hand, sleeve, deck, first_uid=1) -> dict:
 def secrets(frozen, master, players, spectator):
     """Night 1 of a card game; the owner ``p1`` holds distinctive cards and deck list, ``p0`` is dead."""
     game = start_card_game(master, players)
+    for user, deck in zip(players, [SHERIFF_DECK, SHERIFF_DECK, DOCTOR_DECK, SHERIFF_DECK], strict=True):
+        card_services.deck_submit(game=game, user=user, entries=deck)  # (no random decks in anyone's log)
     end_deck_building(game, master)
+    assert not LogEntry.objects.filter(game=game, kind__startswith="cards.random_deck").exists()
     for seat in game.seats.all():
         data = dict(seat.data)
         if seat.user == players[1]:
@@ -254,6 +258,12 @@ def secrets(frozen, master, players, spectator):
             data["deck_list"] = [{"kind": "pistol"}]
         Seat.objects.filter(pk=seat.pk).update(data=data)
     Seat.objects.filter(game=game, user=players[0]).update(alive=False)
+    # What the deck-building stage logs for a player given a random deck: the list for him, the name for the master.
+    owner = seat_of(game, players[1])
+    LogEntry.objects.create(game=game, visibility="seat", seat=owner, kind="cards.random_deck",
+                            data={"deck": OWNER_DECK_LIST}, created_at=game.started_at)
+    LogEntry.objects.create(game=game, visibility="master", kind="cards.random_deck_master",
+                            data={"name": owner.display_name}, created_at=game.started_at)
     users = {"master": master, "owner": players[1], "other": players[2], "dead": players[0],
              "spectator": spectator, "anonymous": None}
     return game, users
@@ -270,14 +280,22 @@ CHANNELS = {
     "api_seats": "/api/games/{id}/seats/",
     "game_page": "/games/{id}/",
     "feed": "/games/{id}/feed/",
+    "lobby": "/",
+    "api_game": "/api/games/{id}/",
+    "api_log": "/api/games/{id}/log/",
+    "api_phases": "/api/games/{id}/phases/",
+    "api_orders": "/api/games/{id}/orders/",
+    "api_posts": "/api/games/{id}/posts/",
+    "api_audit": "/api/games/{id}/audit/",
 }
 #: (viewer, channel) → what the viewer reads there during the game: H = Hand and Sleeve, D = the deck's content,
 #: L = the deck list. Missing: nothing.
 SEES = {
     ("owner", "cards_page"): "H", ("owner", "deck_page"): "L", ("owner", "api_cards"): "HL",
-    ("owner", "api_deck"): "L", ("owner", "api_seats"): "HDL", ("owner", "game_page"): "HDL",
+    ("owner", "api_deck"): "L", ("owner", "api_seats"): "HL", ("owner", "game_page"): "HL",
+    ("owner", "api_log"): "L",
     ("master", "cards_page"): "HD", ("master", "api_cards"): "HDL", ("master", "api_seats"): "HDL",
-    ("master", "game_page"): "HDL",
+    ("master", "game_page"): "HDL", ("master", "api_log"): "L",
 }
 
 
@@ -292,16 +310,15 @@ def _builder_counts(page: str) -> dict[str, int]:
 
 
 def _seen(channel: str, text: str) -> str:
+    if channel == "deck_page":  # the builder lists the whole collection; the deck list shows as its counts
+        counts = _builder_counts(text)
+        return "L" if counts and all(counts.get(s) == n for s, n in Counter(OWNER_DECK_LIST).items()) else ""
     seen = ""
     if any(t in text for t in HAND_TOKENS):
         seen += "H"
     if any(t in text for t in DECK_TOKENS):
         seen += "D"
-    if channel == "deck_page":  # the builder lists every slug; the deck list shows as its counts
-        counts = _builder_counts(text)
-        if counts and all(counts[s] == n for s, n in Counter(OWNER_DECK_LIST).items()):
-            seen += "L"
-    elif any(t in text for t in DECK_LIST_TOKENS):
+    if any(t in text for t in DECK_LIST_TOKENS):
         seen += "L"
     return seen
 
@@ -321,7 +338,8 @@ def test_FM_5_1_only_owner_and_master_read_hand_sleeve_deck_and_deck_list(secret
     for channel, url in CHANNELS.items():
         status, text = _read(client, url.format(id=game.pk))
         assert status in (200, 302, 401, 403, 404), (channel, status)
-        assert _seen(channel, text) == SEES.get((viewer, channel), ""), (viewer, channel, status)
+        seen = _seen(channel, text)
+        assert seen == SEES.get((viewer, channel), ""), (viewer, channel, status)
     # The published Hand count (FM-5.1) is there for everyone.
     status, cards = api(client, "get", f"/api/games/{game.pk}/cards/")
     owner = next(v for v in cards if v["display_name"] == "Seat1")
@@ -337,6 +355,14 @@ def test_FM_5_1_only_owner_and_master_read_hand_sleeve_deck_and_deck_list(secret
     owner = next(s for s in seats if s["display_name"] == "Seat1")
     assert owner["public"] == {"hand_count": 2}
     assert ("private" in owner) is (viewer in ("master", "owner"))
+
+
+def test_FM_4_6_owner_does_not_see_his_own_deck_order(secrets):
+    """FM-4.6: nobody may look into his own deck (the cards API shows the owner only the deck count)."""
+    game, users = secrets
+    client = client_for(users["owner"])
+    texts = {channel: _read(client, url.format(id=game.pk))[1] for channel, url in CHANNELS.items()}
+    assert {channel for channel, text in texts.items() if "D" in _seen(channel, text)} == set()
 
 
 @pytest.mark.parametrize("viewer", list(VIEWERS))
@@ -410,8 +436,9 @@ def test_FM_4_2_unknown_card_in_a_deck(game, players):
     client = client_for(players[0])
     status, data = api(client, "post", f"/api/games/{game.pk}/deck/", {"deck": SHERIFF_DECK + ["laser_sword"] * 2})
     assert status == 400 and data["code"] == "invalid"
-    assert [{k: e[k] for k in ("rule", "code", "card", "params")} for e in data["details"]] == [
-        {"rule": "FM-4.2", "code": "unknown_card", "card": "laser_sword", "params": {"card": "laser_sword", "count": 2}}]
+    assert [{k: e[k] for k in ("rule", "code", "card", "params")} for e in data["details"]] == [{
+        "rule": "FM-4.2", "code": "unknown_card", "card": "laser_sword", "params": {"card": "laser_sword", "count": 2},
+    }]
     assert "laser_sword" in data["errors"]["deck"][0] and data["errors"]["deck"][0].endswith("(FM-4.2)")
     assert "deck_list" not in seat_of(game, players[0]).data
     # Malformed entries are reported with their position, not a 500.
@@ -419,6 +446,12 @@ def test_FM_4_2_unknown_card_in_a_deck(game, players):
     assert status == 400 and [e["code"] for e in data["details"]][:2] == ["bad_entry", "bad_entry"]
     status, data = api(client, "post", f"/api/games/{game.pk}/deck/", {"deck": "pistol"})
     assert status == 400 and data["details"][0]["code"] == "bad_entry"
+    for body in ({"deck": None}, {"deck": [None, ["pistol"], {"kind": 5}, {"kind": {"a": 1}}]}, {},
+                 {"deck": [{"kind": "pistol", "count_as": ["x"]}]}, {"deck": SHERIFF_DECK, "check_only": "maybe"},
+                 {"deck": {"pistol": 2}}):
+        status, data = api(client, "post", f"/api/games/{game.pk}/deck/", body)
+        assert status == 400 and data["code"] == "invalid", body
+    assert "deck_list" not in seat_of(game, players[0]).data
 
 
 def test_FM_4_5_deck_refused_after_the_stage(game, master, players):
@@ -455,8 +488,9 @@ def test_FM_4_5_random_valid_deck_for_players_without_one(game, master, players,
     # p1 submits nothing; p2's stored deck is made invalid behind the service's back (e.g. an edited collection).
     p2 = seat_of(game, players[2])
     Seat.objects.filter(pk=p2.pk).update(data={**p2.data, "deck_list": [{"kind": "pistol"}]})
+    stage = open_phase(game)
     frozen.shift(3600)
-    assert services.phases_sweep().resolved == [open_phase(game).pk]  # the deadline ends the stage
+    assert services.phases_sweep().resolved == [stage.pk]  # the deadline ends the stage
     game.refresh_from_db()
     assert open_phase(game).kind == "night" and game.status == Game.Status.RUNNING
     collection = card_services.collection_for_game(game)
@@ -534,9 +568,6 @@ def test_FM_4_6_reorder_with_the_current_version(night, players):
     assert status == 200 and [c["uid"] for c in data["hand"]] == new and data["version"] == version + 1
     seat.refresh_from_db()
     assert hand_uids(seat) == new and seat.version == version + 1
-    # Only the order changed: the same instances.
-    assert sorted(seat.data["cards"]["hand"], key=lambda c: c["uid"]) == sorted(
-        data["hand"], key=lambda c: c["uid"]) or {c["uid"] for c in seat.data["cards"]["hand"]} == set(uids)
 
     # The same (now stale) version: 409 conflict telling to reload; nothing changes.
     status, data = _reorder(client, night, uids, version)
@@ -589,6 +620,19 @@ def test_FM_4_6_reorder_refused_when_no_phase_is_open(night, master, players, fr
     assert status == 409 and data["code"] == "late"
     seat.refresh_from_db()
     assert hand_uids(seat) == uids and seat.version == version
+
+
+def test_FM_4_6_a_paused_phase_stays_open_for_reordering_like_orders(night, master, players, frozen):
+    """While the game is paused its phase is still open (orders are accepted too, FM-5.6), even past the deadline
+    it had when paused; the deadline moves on resume."""
+    seat = seat_of(night, players[0])
+    uids = hand_uids(seat)
+    services.game_pause(game=night, actor=master)
+    frozen.shift(2 * 3600)
+    status, data = _reorder(client_for(players[0]), night, list(reversed(uids)), seat.version)
+    assert status == 200 and [c["uid"] for c in data["hand"]] == list(reversed(uids))
+    order = services.order_submit(phase=open_phase(night), user=players[0], payload={"x": 1})
+    assert order.version == 1
 
 
 def test_FM_4_6_reorder_by_outsiders_is_refused(night, players, spectator):
@@ -689,7 +733,7 @@ def test_FM_4_6_move_buttons_with_htmx(night, players):
 
 def _rows(page: str) -> dict[str, bool]:
     """slug → whether its row is shown (not ``hidden``)."""
-    rows = re.findall(r"<tr( hidden)?>\s*<td>.*?name=\"n_(\w+)\"", page, flags=re.S)
+    rows = re.findall(r"<tr( hidden)?>\s*<td[^>]*>.*?name=\"n_(\w+)\"", page, flags=re.S)
     return {slug: not hidden for hidden, slug in rows}
 
 
@@ -784,7 +828,7 @@ def test_deck_builder_for_outsiders(game, master, spectator):
     assert response.status_code == 404
 
 
-def test_FM_4_3_spendthrift_count_as_non_free_box_only_for_price_2_and_more(game, players):
+def test_FM_4_3_spendthrift_count_as_non_free_box_only_for_price_2_and_more(game, master, players):
     """FM-4.3 / FM-8 spendthrift: his price ≥ 2 cards are free unless he counts them as non-free."""
     page = client_for(players[3]).get(f"/games/{game.pk}/deck/").content.decode()
     boxes = set(re.findall(r'type="checkbox" name="nf_(\w+)"', page))
@@ -811,7 +855,7 @@ def test_FM_4_3_spendthrift_count_as_non_free_box_only_for_price_2_and_more(game
                        {"deck": [*stored, {"kind": "pistol", "count_as": "non_free"}], "check_only": True})
     assert "bad_count_as" in [e["code"] for e in data["errors"]]
     # In play his price >= 2 cards are free however they were counted (FM-8).
-    end_deck_building(game, players[3] and game.master)
+    end_deck_building(game, master)
     cards = seat_of(game, players[3]).data["cards"]
     assert all(c["free"] for c in cards["hand"] + cards["deck"] if c["kind"] in ("contract", "dossier"))
     assert not any(c["free"] for c in cards["hand"] + cards["deck"] if c["kind"] == "pistol")

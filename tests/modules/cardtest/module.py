@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
+from cards.containers import hide_deck_order
 from cards.deckbuilding import MESSAGES, finish_deck_building
 from cards.domain import Collection
 from gm.core.engine import GameModule, PhaseSpec, Resolution, RuleError, RuleViolation, SetupResult
@@ -50,6 +51,9 @@ class CardTestModule(GameModule):
             return Resolution(dict(state), events, seat_data, next_phase=PhaseSpec("night", 1))
         nxt = PhaseSpec("day", phase.number) if phase.kind == "night" else PhaseSpec("night", phase.number + 1)
         return Resolution(dict(state), [], next_phase=nxt)
+
+    def own_seat_data(self, data):
+        return hide_deck_order(data)
 
     def public_seat_data(self, data):
         return {"hand_count": len((data.get("cards") or {}).get("hand", []))}
