@@ -392,6 +392,15 @@ class Containers:
         items[index] = items[index].with_free(bool(free))
         return items[index]
 
+    def set_provenance(self, uid: int, provenance: str) -> CardInstance:
+        """Replace the instance ``uid`` in place by one with the given ``provenance`` (a card a role drew into the
+        Sleeve counts as the role's, FM-8 ``cardsharp``). Raises ``unknown_uid``, ``bad_provenance``."""
+        _choice(provenance, PROVENANCES, "provenance")
+        name, index = self.find(uid)
+        items = getattr(self, name)
+        items[index] = replace(items[index], provenance=provenance)
+        return items[index]
+
     # ------------------------------------------------------------------ new instances
 
     def add(self, kind: str, to: str, provenance: str, free: bool = False,

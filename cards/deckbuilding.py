@@ -5,6 +5,7 @@ No Django import: messages are msgids marked with a no-op ``_`` for makemessages
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
 from gm.core.engine import Event, SeatInfo
@@ -32,11 +33,14 @@ def finish_deck_building(
     collection: Collection,
     rng: random.Random,
     hand_size: Callable[[Mapping], int] = lambda data: 6,
+    guaranteed: Callable[[Mapping], Sequence[str]] = lambda data: (),
 ) -> tuple[dict[int, dict], list[Event]]:
     """FM-4.5: every living seat's submitted deck list (``data["deck_list"]``) if it is valid under its role's
     FM-4.3 rules, else a random valid deck [house] (the player and the master are told); the deck is shuffled with
     ``rng`` and ``hand_size(seat data)`` cards (6; ``geek`` 5, ``strongman`` +1 are the module's business) are
-    drawn into the Hand. Returns (seat id → new seat data, events). Seats are handled in ring order so the result
+    drawn into the Hand; ``guaranteed(seat data)`` names cards placed among the first six (FM-8 ``engineer``; picks
+    not in the deck are ignored). Returns (seat id → new seat data, events).
+    Seats are handled in ring order so the result
     depends only on the inputs and the seed.
     """
     seat_data: dict[int, dict] = {}
@@ -56,7 +60,13 @@ def finish_deck_building(
                                 visibility="seat", seat=seat.id))
             events.append(Event("cards.random_deck_master", {"name": seat.name}, visibility="master"))
         containers = Containers.from_dict(data.get("cards") or {})
-        containers.new_deck([e["kind"] for e in deck_list], rng, collection)
+        slugs = [e["kind"] for e in deck_list]
+        pool, picks = Counter(slugs), []
+        for slug in guaranteed(data):
+            if pool[slug] > 0 and len(picks) < 2:
+                picks.append(slug)
+                pool[slug] -= 1
+        containers.new_deck(slugs, rng, collection, guaranteed=picks)
         for instance in containers.deck:  # e.g. the spendthrift's price >= 2 cards are free in play (FM-8)
             if not instance.free and rules.plays_free(collection[instance.kind]):
                 containers.set_free(instance.uid, True)

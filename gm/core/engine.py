@@ -185,6 +185,9 @@ class GameModule:
     #: Whether the game is played with cards (the ``cards`` app snapshots the collection into the state at start
     #: and offers deck building, Hand and Sleeve pages).
     uses_cards: bool = False
+    #: URL name of the module's own signup page (shell); when set, the core's generic join is refused and the game
+    #: page links there instead (forum Mafia signups claim a public role and take the pledges, FM-2).
+    signup_view: str = ""
 
     # -- pure engine hooks -------------------------------------------------------------------------------
     def validate_options(self, options: Mapping[str, Any]) -> dict:

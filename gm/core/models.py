@@ -36,6 +36,10 @@ class Game(models.Model):
     state = models.JSONField(default=dict, blank=True, editable=False)
     outcome = models.JSONField(null=True, blank=True, editable=False)
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
+    #: the announced start date (FM-2.5), shown to players; the game starts when the master starts it.
+    starts_at = models.DateTimeField(_("start date"), null=True, blank=True)
+    #: signups stay in status ``signup`` but refuse new players while closed (FM-2.5).
+    signups_closed = models.BooleanField(_("signups closed"), default=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)

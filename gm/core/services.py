@@ -104,6 +104,7 @@ def game_create(
     options: Mapping[str, Any] | None = None,
     durations: Mapping[str, float] | None = None,
     rng_seed: int | None = None,
+    starts_at: datetime | None = None,
 ) -> Game:
     """Create a ``draft`` game of ``module`` mastered by ``master``.
 
@@ -152,6 +153,7 @@ def game_create(
         options=clean_options,
         durations=clean_durations,
         rng_seed=rng_seed if rng_seed is not None else random.SystemRandom().getrandbits(63),
+        starts_at=starts_at,
     )
 
 
@@ -164,6 +166,18 @@ def game_open_signup(*, game: Game, actor) -> Game:
             raise ServiceError(_("Signups can only be opened for a draft game."), code="state")
         game.status = Game.Status.SIGNUP
         game.save(update_fields=["status"])
+        return game
+
+
+def game_close_signup(*, game: Game, actor, closed: bool = True) -> Game:
+    """Close (or, with ``closed=False``, reopen) signups of a game in ``signup`` (master only, FM-2.5)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        _require_master(game, actor)
+        if game.status != Game.Status.SIGNUP:
+            raise ServiceError(_("Signups can only be closed or reopened before the game starts."), code="state")
+        game.signups_closed = closed
+        game.save(update_fields=["signups_closed"])
         return game
 
 
@@ -180,7 +194,7 @@ def seat_join(*, game: Game, user, display_name: str) -> Seat:
         raise ServiceError({"display_name": [_("Choose a name for your character.")]})
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
-        if game.status != Game.Status.SIGNUP:
+        if game.status != Game.Status.SIGNUP or game.signups_closed:
             raise ServiceError(_("Signups for this game are closed."), code="state")
         if user.pk == game.master_id:
             raise ServiceError(_("The master can't take a seat in their own game."), code="not_allowed")

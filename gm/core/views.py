@@ -102,6 +102,8 @@ def game_detail(request, pk: int):
         "audit": visibility.audit_entries(viewer)[:50],
         "all_orders": visibility.orders(viewer, phase) if viewer.is_master and phase else [],
         "now": timezone.now(),
+        "module_template": module.template_name,
+        "signup_url": reverse(module.signup_view, args=[game.pk]) if module.signup_view else "",
     }
     return render(request, "gm/game_detail.html", context)
 
@@ -142,6 +144,10 @@ def game_start(request, pk: int):
 @require_POST
 @login_required
 def seat_join(request, pk: int):
+    game = _game_for(request, pk)
+    if game.game_module.signup_view:
+        messages.error(request, _("Sign up with this game's signup form."))
+        return HttpResponseRedirect(reverse(game.game_module.signup_view, args=[game.pk]))
     return _post_action(request, pk, lambda g, d: services.seat_join(game=g, user=request.user, **d), JoinForm,
                         success=_("You have signed up."))
 

@@ -115,6 +115,9 @@ class GameViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def join(self, request, pk=None):
         game = self._game()
+        if game.game_module.signup_view:
+            raise services.ServiceError(_("This game has its own signup (see its signup endpoint)."),
+                                        code="not_allowed")
         data = s.JoinSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         seat = services.seat_join(game=game, user=request.user, **data.validated_data)

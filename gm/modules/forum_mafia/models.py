@@ -1,0 +1,1 @@
+"""Forum Mafia models (signups, FM-2)."""
