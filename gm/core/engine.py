@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -41,9 +41,10 @@ class RuleError:
     rule: str = ""
     params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
-    def render(self) -> str:
-        """The message in the active language with ``params`` filled in."""
-        text = str(self.message)
+    def render(self, translate: Callable[[str], str] = str) -> str:
+        """The message with ``params`` filled in; ``translate`` (the shell passes Django's ``gettext``) turns a
+        plain msgid into the reader's language (lazy messages are already translated by ``str``)."""
+        text = translate(str(self.message))
         return text % dict(self.params) if self.params else text
 
 

@@ -56,7 +56,7 @@ class ServiceError(Exception):
 def _violation_errors(exc: RuleViolation) -> dict[str, list[str]]:
     errors: dict[str, list[str]] = {}
     for err in exc.errors:
-        text = err.render()
+        text = err.render(_)
         if err.rule:
             text = f"{text} ({err.rule})"
         errors.setdefault(err.field or "__all__", []).append(text)
