@@ -10,6 +10,7 @@ from accounts import views as account_views
 urlpatterns = [
     path("", include("gm.core.urls")),
     path("", include("cards.urls")),
+    path("", include("gm.modules.forum_mafia.setup_urls")),
     path("accounts/profile/", account_views.profile_edit, name="profile"),
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", account_views.set_language, name="set_language"),

@@ -223,6 +223,10 @@ class GameModule:
         """The part of ``state`` this viewer may see (default: nothing unless the viewer sees everything)."""
         return dict(state) if viewer.sees_everything else {}
 
+    def public_options(self, options: Mapping[str, Any]) -> dict:
+        """The game options everyone may read (default: all of them)."""
+        return dict(options)
+
     def own_seat_data(self, data: Mapping[str, Any]) -> dict:
         """The part of one seat's module data its own player may see during the game (default: all of it;
         card games hide the deck's order, FM-4.6). The master, and everyone after the game, see all of it."""
@@ -230,6 +234,13 @@ class GameModule:
 
     def public_seat_data(self, data: Mapping[str, Any]) -> dict:
         """The part of one seat's module data anyone may see (default: nothing)."""
+        return {}
+
+    # -- shell hooks -------------------------------------------------------------------------------------
+    def page_context(self, *, game: Any, viewer: Any) -> dict:
+        """Extra context for the module's ``template_name`` on the game page, as ``module_context`` (shell:
+        ``game`` is the Django model, ``viewer`` a ``gm.core.visibility.Viewer``; whatever it returns must
+        already respect what that viewer may see). Default: nothing."""
         return {}
 
     # -- rendering helpers (pure given the active language) ------------------------------------------

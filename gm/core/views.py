@@ -103,6 +103,7 @@ def game_detail(request, pk: int):
         "all_orders": visibility.orders(viewer, phase) if viewer.is_master and phase else [],
         "now": timezone.now(),
         "module_template": module.template_name,
+        "module_context": module.page_context(game=game, viewer=viewer),
         "signup_url": reverse(module.signup_view, args=[game.pk]) if module.signup_view else "",
     }
     return render(request, "gm/game_detail.html", context)

@@ -77,6 +77,15 @@ def can_see_game(user, game: Game) -> bool:
     return visible_games(user).filter(pk=game.pk).exists()
 
 
+def game_options(user, game: Game) -> dict:
+    """The game's options as ``user`` may see them: all for its master (and after the game); otherwise what the
+    module makes public (a forum Mafia master's fixed composition is not)."""
+    if game.is_over or (user is not None and user.is_authenticated and (user.pk == game.master_id
+                                                                       or user.is_superuser)):
+        return dict(game.options)
+    return game.game_module.public_options(game.options)
+
+
 def log_entries(viewer: Viewer) -> QuerySet[LogEntry]:
     """The log entries of the viewer's game he may read, oldest first: public ones; his seat's and his
     groups' (players, living or dead); everything for the master or after the game."""

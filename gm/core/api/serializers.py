@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from .. import visibility
 from ..models import AuditEntry, Game, LogEntry, Order, Phase, Post
 
 
@@ -25,6 +26,12 @@ class GameSerializer(serializers.ModelSerializer):
         fields = ["id", "module", "module_name", "title", "description", "master", "status", "options", "durations",
                   "created_at", "started_at", "finished_at", "paused_at", "outcome"]
         read_only_fields = fields
+
+    def to_representation(self, game):
+        data = super().to_representation(game)
+        request = self.context.get("request")
+        data["options"] = visibility.game_options(getattr(request, "user", None), game)
+        return data
 
 
 class GameCreateSerializer(serializers.Serializer):

@@ -34,21 +34,23 @@ class GameViewSet(viewsets.GenericViewSet):
 
     def _paged(self, queryset, serializer_class):
         page = self.paginate_queryset(queryset)
-        data = serializer_class(page if page is not None else queryset, many=True).data
+        data = serializer_class(page if page is not None else queryset, many=True,
+                                context=self.get_serializer_context()).data
         return self.get_paginated_response(data) if page is not None else Response(data)
 
     def list(self, request):
         return self._paged(self.get_queryset(), s.GameSerializer)
 
     def retrieve(self, request, pk=None):
-        return Response(s.GameSerializer(self._game()).data)
+        return Response(s.GameSerializer(self._game(), context=self.get_serializer_context()).data)
 
     @extend_schema(request=s.GameCreateSerializer, responses={201: s.GameSerializer})
     def create(self, request):
         data = s.GameCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = services.game_create(master=request.user, **data.validated_data)
-        return Response(s.GameSerializer(game).data, status=status.HTTP_201_CREATED)
+        return Response(s.GameSerializer(game, context=self.get_serializer_context()).data,
+                        status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=s.SeatSerializer(many=True))
     @action(detail=True, methods=["get"])
@@ -133,7 +135,8 @@ class GameViewSet(viewsets.GenericViewSet):
     @extend_schema(request=None, responses=s.GameSerializer)
     @action(detail=True, methods=["post"], url_path="open-signup")
     def open_signup(self, request, pk=None):
-        return Response(s.GameSerializer(services.game_open_signup(game=self._game(), actor=request.user)).data)
+        game = services.game_open_signup(game=self._game(), actor=request.user)
+        return Response(s.GameSerializer(game, context=self.get_serializer_context()).data)
 
     @extend_schema(request=None, responses=s.PhaseSerializer)
     @action(detail=True, methods=["post"])
@@ -153,16 +156,16 @@ class GameViewSet(viewsets.GenericViewSet):
     def pause(self, request, pk=None):
         data = s.ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(s.GameSerializer(services.game_pause(game=self._game(), actor=request.user,
-                                                            **data.validated_data)).data)
+        game = services.game_pause(game=self._game(), actor=request.user, **data.validated_data)
+        return Response(s.GameSerializer(game, context=self.get_serializer_context()).data)
 
     @extend_schema(request=s.ReasonSerializer, responses=s.GameSerializer)
     @action(detail=True, methods=["post"])
     def resume(self, request, pk=None):
         data = s.ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(s.GameSerializer(services.game_resume(game=self._game(), actor=request.user,
-                                                             **data.validated_data)).data)
+        game = services.game_resume(game=self._game(), actor=request.user, **data.validated_data)
+        return Response(s.GameSerializer(game, context=self.get_serializer_context()).data)
 
     @extend_schema(request=s.ReasonSerializer, responses=s.PhaseSerializer)
     @action(detail=True, methods=["post"], url_path="resolve-now")

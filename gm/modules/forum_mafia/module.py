@@ -64,6 +64,7 @@ class ForumMafiaModule(GameModule):
         "fm.opening": _("Your opening Hand: %(hand)s. Sleeve: %(sleeve)s."),
         "fm.mafia_decks": _("The Mafia's Hands and decks: %(members)s."),
         "fm.lucky_redeal": _("You redealt your Hand: %(hand)s (%(left)s redeals left)."),
+        "fm.engineer_picks": _("Your two guaranteed cards among the first six: %(cards)s."),
         "fm.phase_passed": _("No orders are taken in this phase yet: the night and day rules arrive with the engine."),
     }
     template_name = "forum_mafia/panel.html"
@@ -106,6 +107,13 @@ class ForumMafiaModule(GameModule):
     def view(self, *, state, seats, viewer):
         return {"hero": state.get("hero")} if not viewer.sees_everything else dict(state)
 
+    def public_options(self, options):
+        """The hero option is announced; a fixed composition (FM-3.4) is only said to exist, not shown."""
+        public = {"hero": options.get("hero", False)}
+        if options.get("roles"):
+            public["fixed_composition"] = True
+        return public
+
     def own_seat_data(self, data):
         """The owner's view: no deck order (FM-4.6), except the ``psychic``'s top three cards (FM-8)."""
         visible = hide_deck_order(data)
@@ -120,6 +128,14 @@ class ForumMafiaModule(GameModule):
             public["public_role"] = data["public_role"]
         return public
 
+    # -- shell ----------------------------------------------------------------------------------------------
+    def page_context(self, *, game, viewer) -> dict:
+        """The game page's ``module_context`` for ``templates/forum_mafia/panel.html``: the viewer's own roles and
+        the start-stretch controls (joker colours, engineer picks, lucky redeals, psychic's top cards)."""
+        from .setup_views import panel_context  # the shell part; imported late to keep this module light
+
+        return panel_context(game=game, viewer=viewer)
+
     # -- rendering ------------------------------------------------------------------------------------------
     def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
         params = dict(data)
@@ -131,7 +147,7 @@ class ForumMafiaModule(GameModule):
             params["deal"] = "; ".join(f"{name}: {secret_role_name(role)}" for name, role in data["deal"].items())
         if "colours" in params:
             params["colours"] = ", ".join(gettext(COLOUR_NAMES[c]) for c in data["colours"])
-        for key in ("hand", "sleeve"):
+        for key in ("hand", "sleeve", "cards"):
             if isinstance(params.get(key), list):
                 params[key] = ", ".join(card_name(k) for k in params[key]) or "—"
         if kind == "fm.mafia_decks":

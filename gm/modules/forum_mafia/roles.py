@@ -16,6 +16,8 @@ MAFIA_ROLES = ("mafia_boss", "mafia_advisor", "mafia_killer")
 #: FM-3.2: each Law player draws one of these, independently (duplicates allowed).
 LAW_ROLES = ("sheriff", "commissioner", "doctor", "agent", "judge", "vigilante", "policeman", "detective")
 NEUTRAL_ROLES = ("maniac", "joker", "traitor", "hero")
+#: Faction display names (msgids).
+FACTION_NAMES = {MAFIA: _("Mafia"), LAW: _("Law"), NEUTRAL: _("Neutral")}
 
 
 @dataclass(frozen=True)

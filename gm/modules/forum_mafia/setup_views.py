@@ -1,0 +1,123 @@
+"""Forum Mafia pages of the start stretch: the player's panel on the game page (his secret and public role, the
+joker's colours, the engineer's picks, the lucky's redeals, the psychic's top cards) and the POST actions behind
+its forms. Plain HTML forms: everything works without JavaScript. Views parse input, call one service and redirect
+back to the game page with a message.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from cards.deckrules import COLOUR_NAMES, ROLE_COLOURS, SECRET_ROLE_COLOURS
+from cards.services import collection_for_game
+from gm.core import visibility
+from gm.core.models import Game, Phase
+from gm.core.services import ServiceError
+
+from . import engine, setup_services
+from .roles import FACTION_NAMES
+from .setup_services import LUCKY_REDEALS
+
+
+def _card_namer(game: Game):
+    collection = collection_for_game(game)
+    language = translation.get_language() or "ru"
+    return lambda slug: collection[slug].name(language) if slug in collection else slug
+
+
+def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
+    """What ``forum_mafia/panel.html`` shows to ``viewer``: only his own seat's secrets (nothing for the master,
+    spectators and anonymous visitors, nor before the roles are dealt)."""
+    from .module import public_role_name, secret_role_name
+
+    seat = viewer.seat
+    if seat is None or not (seat.data or {}).get("secret_role"):
+        return {}
+    data = game.game_module.own_seat_data(seat.data)  # the owner's view: no deck order (FM-4.6)
+    role = data["secret_role"]
+    phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
+    is_open = phase is not None and phase.status == Phase.Status.OPEN and seat.alive and not game.is_over
+    building = is_open and phase.kind == engine.DECKBUILDING
+    night_1 = is_open and phase.kind == engine.NIGHT and phase.number == 1
+    name = _card_namer(game)
+    colours = data.get("joker_colours") if role == "joker" else SECRET_ROLE_COLOURS.get(role, ())
+    context: dict = {
+        "seat": seat,
+        "secret_role": secret_role_name(role),
+        "faction": _(FACTION_NAMES.get(data.get("faction"), "")) if data.get("faction") else "",
+        "public_role": public_role_name(data.get("public_role")),
+        "colours": [_(COLOUR_NAMES[c]) for c in colours or ()],
+    }
+    if role == "joker" and building:
+        chosen = set(data.get("joker_colours") or ())
+        context["joker"] = {"choices": [{"slug": c, "name": _(COLOUR_NAMES[c]), "checked": c in chosen}
+                                        for c in ROLE_COLOURS]}
+    if data.get("public_role") == "engineer" and building:
+        deck = Counter(e.get("kind") for e in data.get("deck_list") or [] if isinstance(e, dict))
+        picks = list(data.get("engineer_picks") or [])
+        context["engineer"] = {
+            "options": sorted(((slug, name(slug)) for slug in deck), key=lambda o: o[1]),
+            "picks": picks + [""] * (setup_services.ENGINEER_PICKS - len(picks)),
+            "missing": [name(p) for p, n in Counter(picks).items() if deck[p] < n],
+        }
+    left = data.get("lucky_redeals_left")
+    if data.get("public_role") == "lucky" and night_1 and isinstance(left, int):
+        context["lucky"] = {"left": left, "used": LUCKY_REDEALS - left,
+                            "hand": [name(c["kind"]) for c in (data.get("cards") or {}).get("hand", [])]}
+    if data.get("public_role") == "psychic" and data.get("deck_top"):
+        context["deck_top"] = [name(slug) for slug in data["deck_top"]]
+    return context
+
+
+def _game(request, pk: int) -> Game:
+    game = get_object_or_404(Game, pk=pk)
+    if game.module != "forum_mafia" or not visibility.can_see_game(request.user, game):
+        raise Http404(_("No such game."))
+    return game
+
+
+def _act(request, pk: int, action, success: str):
+    game = _game(request, pk)
+    try:
+        action(game)
+    except ServiceError as exc:
+        for msgs in exc.errors.values():
+            for msg in msgs:
+                messages.error(request, msg)
+    else:
+        messages.success(request, success)
+    return HttpResponseRedirect(game.get_absolute_url() + "#fm-panel")
+
+
+@require_POST
+@login_required
+def joker_colours(request, pk: int):
+    """FM-3.3: the joker's two colours (checkboxes ``colours``)."""
+    colours = request.POST.getlist("colours")
+    return _act(request, pk,
+                lambda g: setup_services.joker_colours_choose(game=g, user=request.user, colours=colours),
+                _("Your colours are saved. You can change them until the deck-building deadline."))
+
+
+@require_POST
+@login_required
+def engineer_picks(request, pk: int):
+    """FM-8 engineer: two cards of his deck guaranteed among his first six (selects ``pick_1``, ``pick_2``)."""
+    picks = [request.POST.get("pick_1", ""), request.POST.get("pick_2", "")]
+    return _act(request, pk, lambda g: setup_services.engineer_picks_set(game=g, user=request.user, picks=picks),
+                _("Your two guaranteed cards are saved. You can change them until the deck-building deadline."))
+
+
+@require_POST
+@login_required
+def lucky_redeal(request, pk: int):
+    """FM-8 lucky: redeal the Hand during Night 1 (at most twice)."""
+    return _act(request, pk, lambda g: setup_services.lucky_redeal(game=g, user=request.user),
+                _("Your Hand was redealt."))
