@@ -17,8 +17,8 @@ from django.dispatch import receiver
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from gm.core.models import Game, Phase, Seat
-from gm.core.services import Clock, ServiceError
+from gm.core.models import Game, Seat
+from gm.core.services import Clock, ServiceError, phase_accepting_for_update
 from gm.core.signals import game_started
 
 from . import deckrules
@@ -111,16 +111,11 @@ def deck_submit(*, game: Game, user, entries: Any, clock: Clock = timezone.now) 
     rule (``errors["deck"]`` sentences, ``details`` structured) — nothing is stored then.
     """
     with transaction.atomic():
-        phase = Phase.objects.select_for_update().filter(game=game).exclude(status=Phase.Status.RESOLVED).first()
-        if phase is None or phase.kind != DECKBUILDING:
-            raise ServiceError(
-                _("Decks are submitted during the deck-building stage before Night 1 (FM-4.5); it is not open now."),
-                code="state",
-            )
-        now = clock()
-        if phase.status != Phase.Status.OPEN or (phase.deadline <= now and game.paused_at is None):
-            raise ServiceError(_("The deck-building deadline has passed; your deck can no longer be changed."),
-                               code="late")
+        phase_accepting_for_update(
+            game=game, now=clock(), kind=DECKBUILDING,
+            wrong_stage=_("Decks are submitted during the deck-building stage before Night 1 (FM-4.5); "
+                          "it is not open now."),
+        )
         seat = _own_seat(game, user, lock=True)
         if not seat.alive:
             raise ServiceError(_("Dead characters build no decks."), code="not_allowed")
@@ -148,10 +143,9 @@ def hand_reorder(*, game: Game, user, uids: Any, version: Any, clock: Clock = ti
     if not isinstance(version, int) or isinstance(version, bool):
         raise ServiceError({"version": [_("The version is missing; reload the page.")]})
     seat = _own_seat(game, user)
-    phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
-    now = clock()
-    if phase is None or phase.status != Phase.Status.OPEN or (phase.deadline <= now and game.paused_at is None):
-        raise ServiceError(_("The Hand can be reordered only while a phase is open (FM-4.6)."), code="late")
+    with transaction.atomic():
+        closed = _("The Hand can be reordered only while a phase is open (FM-4.6).")
+        phase_accepting_for_update(game=game, now=clock(), wrong_stage=closed, late=closed)
     if seat.version != version:
         raise _conflict()
     containers = Containers.from_dict(seat.data.get("cards") or {})

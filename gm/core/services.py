@@ -356,13 +356,41 @@ def _seat_for_order(phase: Phase, user) -> Seat:
     return seat
 
 
-def _check_phase_accepts(phase: Phase, seat: Seat, now: datetime) -> None:
+def phase_accepting_for_update(
+    *, game: Game, now: datetime, kind: str | None = None, number: int | None = None, wrong_stage: str = "",
+    late: str = "",
+) -> Phase:
+    """Lock and return ``game``'s unresolved phase if it still accepts player input at ``now``.
+
+    Call inside ``transaction.atomic``. ``kind``/``number`` restrict it to one stage (e.g. ``deckbuilding``, or
+    ``night`` 1); a different or missing phase raises :class:`ServiceError` ``state`` with ``wrong_stage`` as the
+    message; a phase past its deadline (and a game not paused) or already resolving raises ``late`` (with the
+    ``late`` message if given).
+    """
+    phase = (Phase.objects.select_for_update().select_related("game").filter(game_id=game.pk)
+             .exclude(status=Phase.Status.RESOLVED).first())
+    if phase is None or (kind is not None and phase.kind != kind) or (number is not None and phase.number != number):
+        raise ServiceError(wrong_stage or _("There is no open phase."), code="state")
+    try:
+        _check_not_late(phase, now)
+    except ServiceError:
+        if late:
+            raise ServiceError(late, code="late") from None
+        raise
+    return phase
+
+
+def _check_not_late(phase: Phase, now: datetime) -> None:
     if phase.status != Phase.Status.OPEN or (phase.deadline <= now and phase.game.paused_at is None):
         raise ServiceError(
-            _("The deadline of %(label)s has passed (%(deadline)s); orders are no longer accepted.")
+            _("The deadline of %(label)s has passed (%(deadline)s); nothing more can be submitted for it.")
             % {"label": phase.label, "deadline": date_format(timezone.localtime(phase.deadline), "DATETIME_FORMAT")},
             code="late",
         )
+
+
+def _check_phase_accepts(phase: Phase, seat: Seat, now: datetime) -> None:
+    _check_not_late(phase, now)
     if not seat.alive:
         raise ServiceError(_("Dead characters give no orders."), code="not_allowed")
     if phase.actors is not None and seat.pk not in phase.actors:

@@ -479,7 +479,7 @@ def test_FM_4_5_deck_refused_after_the_deadline(game, players, frozen):
     # The same through the builder page: a clear message, nothing stored.
     response = client.post(f"/games/{game.pk}/deck/", {**{f"n_{s}": n for s, n in Counter(SHERIFF_DECK).items()},
                                                       "action": "submit"})
-    assert response.status_code == 400 and "deadline has passed" in response.content.decode()
+    assert response.status_code == 400 and "The deadline of Deck building has passed" in response.content.decode()
     assert seat_of(game, players[0]).data["deck_list"] == [{"kind": k} for k in SHERIFF_DECK[:-1]]
 
 
@@ -617,7 +617,7 @@ def test_FM_4_6_reorder_refused_when_no_phase_is_open(night, master, players, fr
     Game.objects.filter(pk=night.pk).update(status=Game.Status.FINISHED)
     Phase.objects.filter(game=night).update(status=Phase.Status.RESOLVED)
     status, data = _reorder(client, night, list(reversed(uids)), version)
-    assert status == 409 and data["code"] == "late"
+    assert status == 409 and data["code"] == "state"  # no phase at all
     seat.refresh_from_db()
     assert hand_uids(seat) == uids and seat.version == version
 

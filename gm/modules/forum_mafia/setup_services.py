@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from cards.containers import Containers
 from cards.deckrules import COLOUR_NAMES, ROLE_COLOURS
 from gm.core.models import Game, LogEntry, Phase, Seat
-from gm.core.services import Clock, ServiceError
+from gm.core.services import Clock, ServiceError, phase_accepting_for_update
 
 from . import engine
 
@@ -34,15 +34,9 @@ ENGINEER_PICKS = 2
 
 def _open_phase_locked(game: Game, *, kind: str, number: int | None, closed_message: str, now) -> Phase:
     """Lock the game's unresolved phase and check it is ``kind`` (and ``number``), open and before its deadline."""
-    phase = Phase.objects.select_for_update().filter(game_id=game.pk).exclude(status=Phase.Status.RESOLVED).first()
     if game.module != "forum_mafia":
         raise ServiceError(_("This is not a forum Mafia game."), code="not_allowed")
-    if phase is None or phase.kind != kind or (number is not None and phase.number != number):
-        raise ServiceError(closed_message, code="state")
-    paused = Game.objects.filter(pk=game.pk, paused_at__isnull=False).exists()
-    if phase.status != Phase.Status.OPEN or (phase.deadline <= now and not paused):
-        raise ServiceError(_("The deadline of this phase has passed."), code="late")
-    return phase
+    return phase_accepting_for_update(game=game, now=now, kind=kind, number=number, wrong_stage=closed_message)
 
 
 def _own_seat_locked(game: Game, user) -> Seat:
