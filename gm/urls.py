@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("gm.core.urls")),
     path("", include("cards.urls")),
     path("", include("gm.modules.forum_mafia.setup_urls")),
+    path("", include("gm.modules.forum_mafia.urls")),
     path("accounts/profile/", account_views.profile_edit, name="profile"),
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", account_views.set_language, name="set_language"),

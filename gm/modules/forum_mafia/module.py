@@ -68,6 +68,7 @@ class ForumMafiaModule(GameModule):
         "fm.phase_passed": _("No orders are taken in this phase yet: the night and day rules arrive with the engine."),
     }
     template_name = "forum_mafia/panel.html"
+    signup_view = "forum_mafia:signup"
 
     # -- engine hooks ----------------------------------------------------------------------------------------
     def validate_options(self, options: Mapping[str, Any]) -> dict:

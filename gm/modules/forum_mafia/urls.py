@@ -1,0 +1,19 @@
+"""URLs of the forum Mafia signups (FM-2): the signup page with its POST actions, and the signups API."""
+from django.urls import path
+
+from . import api, views
+
+app_name = "forum_mafia"
+
+urlpatterns = [
+    path("games/<int:pk>/signup/", views.signup, name="signup"),
+    path("games/<int:pk>/signup/withdraw/", views.withdraw, name="withdraw"),
+    path("games/<int:pk>/signup/character/", views.character, name="character"),
+    path("games/<int:pk>/signup/status/", views.signup_status, name="signup_status"),
+    path("games/<int:pk>/signup/<int:signup_id>/reject/", views.reject, name="reject"),
+    path("api/games/<int:pk>/signups/", api.SignupListView.as_view(), name="api_signups"),
+    path("api/games/<int:pk>/signups/withdraw/", api.SignupWithdrawView.as_view(), name="api_signup_withdraw"),
+    path("api/games/<int:pk>/signups/character/", api.CharacterView.as_view(), name="api_character"),
+    path("api/games/<int:pk>/signups/<int:signup_id>/reject/", api.SignupRejectView.as_view(),
+         name="api_signup_reject"),
+]
