@@ -62,7 +62,8 @@ def _needs_postgres_and_redis():
 @pytest.fixture(scope="session")
 def _forget_session_queue():
     yield
-    forget_queue(SESSION_QUEUE)
+    if skip_reason() is None:  # session fixtures are set up even when every test here is skipped
+        forget_queue(SESSION_QUEUE)
 
 
 @pytest.fixture(autouse=True)
