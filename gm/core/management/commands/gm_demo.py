@@ -33,6 +33,8 @@ MODULE = "tally"
 SIGNUP_TITLE = "Demo: signup open (tally)"
 RUNNING_TITLE = "Demo: running (tally)"
 CARDS_TITLE = "Demo: deck building (cardtest)"
+FM_TITLE = "Демо: форумная Мафия (запись открыта)"
+FM_SIGNUPS = [("paranoid", ""), ("geek", ""), ("authority", ""), ("", "Лесник")]
 CARD_ROLES = [["sheriff", "paranoid"], ["mafia_boss", None], ["traitor", "croupier"], ["hero", "genius"],
               ["joker", None, ["damage", "recon"]], ["doctor", "spendthrift"]]
 ROUND_SECONDS = 120
@@ -68,7 +70,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             master = self._user(*MASTER, host=True)
             players = [self._user(name, display) for name, display in PLAYERS]
-            demo_games = Game.objects.filter(master=master, title__in=[SIGNUP_TITLE, RUNNING_TITLE, CARDS_TITLE])
+            demo_games = Game.objects.filter(master=master, title__in=[SIGNUP_TITLE, RUNNING_TITLE, CARDS_TITLE, FM_TITLE])
             if reset:
                 deleted = demo_games.count()
                 demo_games.delete()
@@ -80,6 +82,7 @@ class Command(BaseCommand):
                 self._signup_game(master, players)
                 self._running_game(master, players)
                 self._cards_game(master, players)
+                self._forum_mafia_game(master, players)
                 self.stdout.write(self.style.SUCCESS("Demo data loaded."))
         self._print_logins()
 
@@ -167,6 +170,22 @@ class Command(BaseCommand):
         services.game_start(game=game, actor=master)
         return game
 
+    def _forum_mafia_game(self, master, players) -> Game:
+        """A real forum Mafia game with open signups (FM-2): four players have claimed public roles; two more can
+        sign up, and the master can start it (deck building, then Night 1)."""
+        from gm.modules.forum_mafia.services import signup_create
+
+        game = services.game_create(
+            master=master, module="forum_mafia", title=FM_TITLE,
+            description="Форумная карточная Мафия. Запишитесь, выбрав явную роль; тайные роли раздаются при старте.",
+            options={"hero": False}, durations={"deckbuilding": 3600, "night": 3600, "day": 3600},
+        )
+        game = services.game_open_signup(game=game, actor=master)
+        for user, (_name, display), (role, custom) in zip(players, PLAYERS, FM_SIGNUPS, strict=False):
+            signup_create(game=game, user=user, public_role=role or "custom", custom_role=custom,
+                          character_name=display, messengers=f"Telegram @{_name}", pledges=True)
+        return game
+
     def _print_logins(self) -> None:
         self.stdout.write("")
         self.stdout.write(f"Demo logins (password for all: {PASSWORD}):")
@@ -174,7 +193,8 @@ class Command(BaseCommand):
         for name, display in PLAYERS:
             self.stdout.write(f"  {name:<8}  {display:<12} player")
         self.stdout.write(f"Games: “{RUNNING_TITLE}” (a round every {ROUND_SECONDS} s), “{SIGNUP_TITLE}”, "
-                          f"“{CARDS_TITLE}”.")
+                          f"“{CARDS_TITLE}”, “{FM_TITLE}”.")
         self.stdout.write(
-            "Note: the only game modules so far are “tally” and “cardtest”, developer test modules (tests/modules/)."
+            "Forum Mafia runs from signups to the opening of Night 1 so far; “tally” and “cardtest” are developer "
+            "test modules (tests/modules/)."
         )
