@@ -12,18 +12,9 @@ from django.utils.dateparse import parse_datetime
 
 from gm.core import services
 from gm.core.models import AuditEntry, Game, Order, Phase, Post
+from tests.helpers import api
 
 pytestmark = pytest.mark.django_db
-
-
-def api(client: Client, method: str, url: str, body=None, **extra):
-    """One JSON request; returns ``(status, parsed body or None)``."""
-    kwargs = {"content_type": "application/json"} if method != "get" else {}
-    if body is not None:
-        kwargs["data"] = json.dumps(body) if method != "get" else body
-    response = getattr(client, method)(url, **kwargs, **extra)
-    data = response.json() if response.content and response["Content-Type"].startswith("application/json") else None
-    return response.status_code, data
 
 
 def logged_in(user) -> Client:

@@ -14,7 +14,6 @@ import re
 from collections import Counter
 
 import pytest
-from django.conf import settings
 from django.test import Client
 
 from cards import deckrules
@@ -25,6 +24,7 @@ from cards.models import CardKind, current_collection
 from gm.core import services, visibility
 from gm.core.models import Game, LogEntry, Phase, Seat
 from gm.core.visibility import ANONYMOUS, DEAD_PLAYER, MASTER, PLAYER, SPECTATOR, VIEWER_KINDS
+from tests.helpers import api, client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -49,27 +49,6 @@ BROKEN_DETAILS = [
 
 
 # -- helpers ----------------------------------------------------------------------------------------------------
-
-
-def client_for(user=None, *, language: str | None = "en") -> Client:
-    """A test client logged in as ``user`` (anonymous for ``None``), showing ``language`` (cookie)."""
-    client = Client()
-    client.raise_request_exception = True
-    if user is not None:
-        client.force_login(user)
-    if language:
-        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    return client
-
-
-def api(client: Client, method: str, url: str, body=None):
-    """One JSON request: ``(status, parsed body or None)``."""
-    if method == "get":
-        response = client.get(url, body or {})
-    else:
-        response = client.post(url, json.dumps(body), content_type="application/json")
-    is_json = response.content and response["Content-Type"].startswith("application/json")
-    return response.status_code, (response.json() if is_json else None)
 
 
 def start_card_game(master, users, *, seed: int = 4242, roles=ROLES, title: str = "Cards") -> Game:

@@ -15,8 +15,6 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.utils import timezone, translation
 
 from cards import deckrules
@@ -28,6 +26,7 @@ from gm.core.models import Game, GroupMembership, LogEntry, Phase, Seat
 from gm.core.services import ServiceError
 from gm.modules.forum_mafia import setup_services
 from gm.modules.forum_mafia.roles import LAW_ROLES, MAFIA_ROLES, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
+from tests.helpers import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -36,15 +35,6 @@ HOUR = 3600
 
 
 # -- helpers ----------------------------------------------------------------------------------------------------
-
-
-def client_for(user=None, *, language: str = "en") -> Client:
-    client = Client()
-    client.raise_request_exception = True
-    if user is not None:
-        client.force_login(user)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    return client
 
 
 def fm_game(master, users, public, *, options=None, seed: int = 4242, title: str = "FM") -> Game:

@@ -7,17 +7,14 @@ runs on PostgreSQL only (two real transactions in two threads).
 from __future__ import annotations
 
 import io
-import json
 import re
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from django.conf import settings as django_settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
-from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 from PIL import Image
@@ -29,6 +26,7 @@ from gm.modules.forum_mafia import services
 from gm.modules.forum_mafia.forms import PLEDGES
 from gm.modules.forum_mafia.models import Signup
 from gm.modules.forum_mafia.roles import PUBLIC_ROLES
+from tests.helpers import api, client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -65,15 +63,6 @@ def sign(game: Game, user, role: str = "paranoid", name: str | None = None, **kw
                                   character_name=name or f"Char-{user.username}", **kwargs)
 
 
-def client_for(user=None, *, language: str = "en") -> Client:
-    client = Client()
-    client.raise_request_exception = True
-    if user is not None:
-        client.force_login(user)
-    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = language
-    return client
-
-
 def snapshot() -> tuple:
     """Row counts and every seat's name and data: equal before and after a refused request."""
     counts = tuple(m.objects.count() for m in (Signup, Seat, AuditEntry, LogEntry))
@@ -105,15 +94,6 @@ def png(size: tuple[int, int] = (8, 8), noise: bool = False) -> bytes:
 
 def upload(content: bytes | None = None, name: str = "face.png") -> SimpleUploadedFile:
     return SimpleUploadedFile(name, content if content is not None else png(), content_type="image/png")
-
-
-def api(client: Client, method: str, url: str, body=None):
-    kwargs = {}
-    if body is not None:
-        kwargs = {"data": json.dumps(body), "content_type": "application/json"}
-    response = getattr(client, method)(url, **kwargs)
-    data = response.json() if response.content and response["Content-Type"].startswith("application/json") else None
-    return response.status_code, data
 
 
 def page_form(**overrides) -> dict:

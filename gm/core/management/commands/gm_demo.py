@@ -70,7 +70,8 @@ class Command(BaseCommand):
         with transaction.atomic():
             master = self._user(*MASTER, host=True)
             players = [self._user(name, display) for name, display in PLAYERS]
-            demo_games = Game.objects.filter(master=master, title__in=[SIGNUP_TITLE, RUNNING_TITLE, CARDS_TITLE, FM_TITLE])
+            titles = [SIGNUP_TITLE, RUNNING_TITLE, CARDS_TITLE, FM_TITLE]
+            demo_games = Game.objects.filter(master=master, title__in=titles)
             if reset:
                 deleted = demo_games.count()
                 demo_games.delete()

@@ -1,0 +1,29 @@
+"""Helpers shared by the integration tests: logged-in clients and one-line JSON API calls."""
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.test import Client
+
+
+def client_for(user=None, *, language: str | None = "en") -> Client:
+    """A test client logged in as ``user`` (anonymous for ``None``), showing ``language`` (cookie; ``None``: the
+    site default). Exceptions in views are raised, so a 500 fails the test."""
+    client = Client()
+    client.raise_request_exception = True
+    if user is not None:
+        client.force_login(user)
+    if language:
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    return client
+
+
+def api(client: Client, method: str, url: str, body=None, **extra):
+    """One JSON request; returns ``(status, parsed body or None)``. GET sends ``body`` as query parameters."""
+    kwargs = {"content_type": "application/json"} if method != "get" else {}
+    if body is not None:
+        kwargs["data"] = json.dumps(body) if method != "get" else body
+    response = getattr(client, method)(url, **kwargs, **extra)
+    data = response.json() if response.content and response["Content-Type"].startswith("application/json") else None
+    return response.status_code, data
