@@ -26,7 +26,7 @@ from gm.core.models import Game, GroupMembership, LogEntry, Phase, Seat
 from gm.core.services import ServiceError
 from gm.modules.forum_mafia import setup_services
 from gm.modules.forum_mafia.roles import LAW_ROLES, MAFIA_ROLES, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
-from tests.helpers import client_for
+from tests.helpers import api, client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -898,3 +898,36 @@ def test_FM_3_4_fixed_composition_is_shown_only_to_the_master(master, make_user,
             options = data["options"] if "options" in data else next(
                 g for g in data["results"] if g["id"] == game.pk)["options"]
             assert options == expected, (user, url)
+
+
+def test_FM_3_3_FM_8_start_actions_through_the_api(master, make_user):
+    """The joker's colours, the engineer's picks and the lucky's redeal are the same services through the API;
+    refusals come back as field errors or 409 with nothing changed."""
+    users = [make_user(f"ap{i}") for i in range(5)]
+    game = fm_game(master, users, ["engineer", "lucky", "authority", "manager", "monk"],
+                   options={"roles": ["joker", "mafia_boss", "mafia_advisor", "mafia_killer", "sheriff"]})
+    joker_user = Seat.objects.get(game=game, data__secret_role="joker").user
+    other_user = next(u for u in users if u != joker_user)
+    joker, other, engineer_client, lucky = (client_for(joker_user), client_for(other_user), client_for(users[0]),
+                                            client_for(users[1]))
+    url = f"/api/games/{game.pk}/fm/"
+    status, data = api(joker, "post", url + "joker-colours/", {"colours": ["damage", "neutral"]})
+    assert status == 400 and "colours" in data["errors"]
+    assert "joker_colours" not in Seat.objects.get(game=game, user=joker_user).data
+    status, data = api(joker, "post", url + "joker-colours/", {"colours": ["damage", "recon"]})
+    assert status == 200 and data["private"]["joker_colours"] == ["damage", "recon"]
+    assert "deck" not in data["private"]["cards"]  # his own projection: no deck order (FM-4.6)
+    status, data = api(other, "post", url + "joker-colours/", {"colours": ["damage", "recon"]})
+    assert status == 403 and data["code"] == "not_allowed"
+    deck = submit_valid_deck(game, Seat.objects.get(game=game, user=users[0]))
+    status, data = api(engineer_client, "post", url + "engineer-picks/", {"picks": [deck[0]["kind"], deck[1]["kind"]]})
+    assert status == 200 and data["private"]["engineer_picks"] == [deck[0]["kind"], deck[1]["kind"]]
+    status, data = api(lucky, "post", url + "lucky-redeal/")
+    assert status == 409 and data["code"] == "state"  # only during Night 1
+    end_deck_building(game, master)
+    for left in (1, 0):
+        status, data = api(lucky, "post", url + "lucky-redeal/")
+        assert status == 200 and data["private"]["lucky_redeals_left"] == left
+    status, data = api(lucky, "post", url + "lucky-redeal/")
+    assert status in (403, 409) and data["code"] in ("not_allowed", "state")
+    assert Seat.objects.get(game=game, user=users[1]).data["lucky_redeals_left"] == 0
