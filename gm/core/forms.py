@@ -40,6 +40,8 @@ class GameCreateForm(forms.Form):
     options = JSONObjectField(label=_("Options (JSON)"), required=False)
     durations = JSONObjectField(label=_("Phase durations in seconds (JSON, e.g. {\"night\": 86400})"),
                                 required=False)
+    starts_at = forms.DateTimeField(label=_("Announced start date (your time zone)"), required=False,
+                                    widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     rng_seed = forms.IntegerField(label=_("RNG seed (empty: random)"), required=False, min_value=0,
                                   max_value=2**63 - 1)
 

@@ -12,7 +12,7 @@ from django.utils.dateparse import parse_datetime
 
 from gm.core import services
 from gm.core.models import AuditEntry, Game, Order, Phase, Post
-from tests.helpers import api
+from tests.helpers import api, client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -260,3 +260,18 @@ def test_openapi_schema_validates_without_warnings(tmp_path):
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
     text = out.read_text()
     assert "/api/games/{id}/orders/:" in text and "/api/games/{id}/deck/:" in text
+
+
+def test_FM_2_5_game_announced_with_a_start_date(master):
+    """FM-2.5: the master announces the start date; it is stored in UTC and shown on the game page."""
+    client = client_for(master)
+    status, data = api(client, "post", "/api/games/", {"module": "tally", "title": "Dated",
+                                                       "starts_at": "2026-12-01T18:00:00+03:00"})
+    assert status == 201 and data["starts_at"] == "2026-12-01T18:00:00+03:00"  # in the viewer's zone
+    from gm.core.models import Game
+
+    assert Game.objects.get(pk=data["id"]).starts_at.isoformat() == "2026-12-01T15:00:00+00:00"  # stored in UTC
+    page = client.get(f"/games/{data['id']}/").content.decode()
+    assert 'datetime="2026-12-01T18:00:00+03:00"' in page  # Europe/Moscow, the profile's default zone
+    status, data = api(client, "post", "/api/games/", {"module": "tally", "title": "Bad", "starts_at": "soon"})
+    assert status == 400 and "starts_at" in data["errors"]

@@ -24,7 +24,7 @@ class GameSerializer(serializers.ModelSerializer):
     class Meta:
         model = Game
         fields = ["id", "module", "module_name", "title", "description", "master", "status", "options", "durations",
-                  "created_at", "started_at", "finished_at", "paused_at", "outcome"]
+                  "created_at", "starts_at", "started_at", "finished_at", "paused_at", "signups_closed", "outcome"]
         read_only_fields = fields
 
     def to_representation(self, game):
@@ -42,6 +42,7 @@ class GameCreateSerializer(serializers.Serializer):
     durations = serializers.DictField(child=serializers.FloatField(), required=False, default=dict)
     rng_seed = serializers.IntegerField(required=False, min_value=0, max_value=2**63 - 1, allow_null=True,
                                         default=None)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
 
 
 
