@@ -2,8 +2,6 @@
 viewer may see them (owner and master: everything; others: the published Hand count), Hand reordering."""
 from __future__ import annotations
 
-from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -41,10 +39,7 @@ def kind_data(kind, language: str) -> dict:
 
 
 def _visible_game(request, pk) -> Game:
-    game = get_object_or_404(Game, pk=pk)
-    if not visibility.can_see_game(request.user, game):
-        raise Http404(_("No such game."))
-    return game
+    return visibility.game_or_404(request.user, pk)
 
 
 class CollectionView(APIView):

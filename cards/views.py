@@ -6,7 +6,7 @@ from collections import Counter
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -25,10 +25,7 @@ TIMING_NAMES = {"night": gettext_lazy("night"), "day": gettext_lazy("day"), "any
 
 
 def _game(request, pk) -> Game:
-    game = get_object_or_404(Game, pk=pk)
-    if not visibility.can_see_game(request.user, game) or not getattr(game.game_module, "uses_cards", False):
-        raise Http404(_("No such game."))
-    return game
+    return visibility.game_or_404(request.user, pk, uses_cards=True)
 
 
 def _own_seat(request, game) -> Seat:

@@ -4,8 +4,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.syndication.views import Feed
-from django.http import Http404, HttpResponseRedirect, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,10 +20,7 @@ from .services import ServiceError
 
 def _game_for(request, pk: int) -> Game:
     """The game if the user may see it; 404 otherwise (drafts are not revealed to others)."""
-    game = get_object_or_404(Game, pk=pk)
-    if not visibility.can_see_game(request.user, game):
-        raise Http404(_("No such game."))
-    return game
+    return visibility.game_or_404(request.user, pk)
 
 
 def _apply_errors(form, exc: ServiceError) -> None:
@@ -230,10 +227,7 @@ class PublicLogFeed(Feed):
     description = gettext_lazy("The public log of a game.")
 
     def get_object(self, request, pk):
-        game = get_object_or_404(Game, pk=pk)
-        if not visibility.can_see_game(None, game):
-            raise Http404(_("No such game."))
-        return game
+        return visibility.game_or_404(None, pk)
 
     def title(self, game):
         return game.title

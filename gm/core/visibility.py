@@ -77,6 +77,19 @@ def can_see_game(user, game: Game) -> bool:
     return visible_games(user).filter(pk=game.pk).exists()
 
 
+def game_or_404(user, pk, *, module: str | None = None, uses_cards: bool = False) -> Game:
+    """The game ``pk`` if ``user`` may see it (and it is of ``module`` / a card game when asked); raises ``Http404``
+    otherwise, so a draft is not even revealed to exist."""
+    from django.http import Http404
+    from django.utils.translation import gettext as _
+
+    game = Game.objects.select_related("master").filter(pk=pk).first()
+    if (game is None or not can_see_game(user, game) or (module is not None and game.module != module)
+            or (uses_cards and not getattr(game.game_module, "uses_cards", False))):
+        raise Http404(_("No such game."))
+    return game
+
+
 def game_options(user, game: Game) -> dict:
     """The game's options as ``user`` may see them: all for its master (and after the game); otherwise what the
     module makes public (a forum Mafia master's fixed composition is not)."""

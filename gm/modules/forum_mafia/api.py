@@ -11,9 +11,6 @@ Errors have the API's shape ``{"errors": {field: [...]}, "code": slug}`` (see ``
 """
 from __future__ import annotations
 
-from django.http import Http404
-from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -81,10 +78,7 @@ class RejectSerializer(serializers.Serializer):
 
 
 def _game(request, pk) -> Game:
-    game = get_object_or_404(Game, pk=pk)
-    if game.module != services.MODULE or not visibility.can_see_game(request.user, game):
-        raise Http404(_("No such game."))
-    return game
+    return visibility.game_or_404(request.user, pk, module=services.MODULE)
 
 
 class SignupListView(APIView):

@@ -4,8 +4,6 @@ Each answers with the caller's own seat as the visibility layer projects it for 
 """
 from __future__ import annotations
 
-from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -20,10 +18,7 @@ from . import setup_services
 
 
 def _game(request, pk) -> Game:
-    game = get_object_or_404(Game, pk=pk)
-    if not visibility.can_see_game(request.user, game):
-        raise Http404(_("No such game."))
-    return game
+    return visibility.game_or_404(request.user, pk)
 
 
 def _own_seat_view(request, game: Game, seat) -> Response:

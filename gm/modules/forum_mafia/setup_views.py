@@ -9,8 +9,7 @@ from collections import Counter
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.http import HttpResponseRedirect
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -77,10 +76,7 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
 
 
 def _game(request, pk: int) -> Game:
-    game = get_object_or_404(Game, pk=pk)
-    if game.module != "forum_mafia" or not visibility.can_see_game(request.user, game):
-        raise Http404(_("No such game."))
-    return game
+    return visibility.game_or_404(request.user, pk, module="forum_mafia")
 
 
 def _act(request, pk: int, action, success: str):

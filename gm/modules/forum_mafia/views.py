@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpResponseRedirect
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -29,10 +29,7 @@ from .module import public_role_name
 
 
 def _game(request, pk: int) -> Game:
-    game = get_object_or_404(Game, pk=pk)
-    if game.module != services.MODULE or not visibility.can_see_game(request.user, game):
-        raise Http404(_("No such game."))
-    return game
+    return visibility.game_or_404(request.user, pk, module=services.MODULE)
 
 
 def _page_url(game: Game) -> str:
