@@ -223,6 +223,16 @@ class GameModule:
         """The part of ``state`` this viewer may see (default: nothing unless the viewer sees everything)."""
         return dict(state) if viewer.sees_everything else {}
 
+    def options_fields(self) -> dict:
+        """Shell hook: Django form fields (name → field) for this game's options on the "new game" page; empty: the
+        options are given as JSON."""
+        return {}
+
+    def options_from_fields(self, values: Mapping[str, Any]) -> dict:
+        """Shell hook: the options dict from the cleaned values of :meth:`options_fields` (validated afterwards by
+        :meth:`validate_options`)."""
+        return {k: v for k, v in values.items() if v not in (None, "")}
+
     def public_options(self, options: Mapping[str, Any]) -> dict:
         """The game options everyone may read (default: all of them)."""
         return dict(options)

@@ -33,6 +33,10 @@ class JSONObjectField(forms.CharField):
 
 
 class GameCreateForm(forms.Form):
+    """A new game. Once the module is known (``module_slug``), the form also shows one duration field per phase kind
+    (hours) and the module's own option fields instead of the JSON options box; ``clean`` folds them back into
+    ``options`` and ``durations`` (seconds) for ``services.game_create``."""
+
     module = forms.ChoiceField(label=_("Game"), choices=())
     title = forms.CharField(label=_("Title"), max_length=200)
     description = forms.CharField(label=_("Rules and description"), widget=forms.Textarea(attrs={"rows": 5}),
@@ -45,9 +49,45 @@ class GameCreateForm(forms.Form):
     rng_seed = forms.IntegerField(label=_("RNG seed (empty: random)"), required=False, min_value=0,
                                   max_value=2**63 - 1)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, module_slug: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["module"].choices = registry.choices()
+        self.fields["module"].choices = [("", _("Choose a game…"))] + registry.choices()
+        try:
+            self.game_module = registry.get(module_slug) if module_slug else None
+        except registry.UnknownModule:
+            self.game_module = None
+        self.duration_fields: list[str] = []
+        self.option_fields: list[str] = []
+        if self.game_module is None:
+            return
+        self.fields["module"].initial = self.game_module.slug
+        for kind, label in self.game_module.phase_kinds.items():
+            name = f"duration_{kind}"
+            default = self.game_module.default_durations.get(kind, 86400) / 3600
+            self.fields[name] = forms.FloatField(
+                label=_("%(phase)s: duration in hours") % {"phase": str(label).replace("%(number)s", "").strip()},
+                required=False, min_value=1 / 60, max_value=720, initial=round(default, 2),
+            )
+            self.duration_fields.append(name)
+        extra = self.game_module.options_fields()
+        if extra:
+            del self.fields["options"]
+            for name, field in extra.items():
+                self.fields[f"opt_{name}"] = field
+                self.option_fields.append(f"opt_{name}")
+
+    def clean(self):
+        cleaned = super().clean()
+        durations = dict(cleaned.get("durations") or {})
+        for name in self.duration_fields:
+            hours = cleaned.pop(name, None)
+            if hours is not None:
+                durations[name.removeprefix("duration_")] = hours * 3600
+        cleaned["durations"] = durations
+        if self.option_fields:
+            values = {name.removeprefix("opt_"): cleaned.pop(name, None) for name in self.option_fields}
+            cleaned["options"] = self.game_module.options_from_fields(values)
+        return cleaned
 
 
 class JoinForm(forms.Form):

@@ -23,10 +23,11 @@ def _game_for(request, pk: int) -> Game:
     return visibility.game_or_404(request.user, pk)
 
 
-def _apply_errors(form, exc: ServiceError) -> None:
+def _apply_errors(form, exc: ServiceError, aliases: dict[str, str] | None = None) -> None:
+    """Put a service's field errors on the form's fields (``aliases`` maps service keys to form field names)."""
     for field, msgs in exc.errors.items():
         root = field.split(".", 1)[0]  # "options.rounds" belongs to the options field
-        target = root if root in form.fields else None
+        target = (aliases or {}).get(field) or (root if root in form.fields else None)
         for msg in msgs:
             form.add_error(target, msg)
 
@@ -58,12 +59,15 @@ def lobby(request):
 
 @login_required
 def game_create(request):
-    form = GameCreateForm(request.POST or None)
+    """Create a draft game. Choosing the game (``?module=`` or the posted module; htmx swaps the form on change)
+    brings its duration and option fields."""
+    module_slug = request.POST.get("module") or request.GET.get("module") or None
+    form = GameCreateForm(request.POST or None, module_slug=module_slug)
     if request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(master=request.user, **form.cleaned_data)
         except ServiceError as exc:
-            _apply_errors(form, exc)
+            _apply_errors(form, exc, aliases={f"options.{n.removeprefix('opt_')}": n for n in form.option_fields})
         else:
             messages.success(request, _("The game was created as a draft."))
             return HttpResponseRedirect(game.get_absolute_url())

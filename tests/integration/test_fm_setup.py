@@ -931,3 +931,24 @@ def test_FM_3_3_FM_8_start_actions_through_the_api(master, make_user):
     status, data = api(lucky, "post", url + "lucky-redeal/")
     assert status in (403, 409) and data["code"] in ("not_allowed", "state")
     assert Seat.objects.get(game=game, user=users[1]).data["lucky_redeals_left"] == 0
+
+
+def test_FM_3_4_new_game_page_takes_hero_fixed_composition_and_durations(master):
+    """The master announces a forum Mafia game with the hero option, a composition by the table or fixed (FM-3.4)
+    and durations per phase kind in hours; a bad fixed composition is refused on its field and nothing is made."""
+    client = client_for(master)
+    html = client.get("/games/new/?module=forum_mafia").content.decode()
+    assert all(name in html for name in ("duration_deckbuilding", "duration_night", "duration_day", "opt_hero"))
+    assert 'name="options"' not in html  # the module's fields replace the JSON box
+    bad = client.post("/games/new/", {"module": "forum_mafia", "title": "F", "opt_composition": "fixed",
+                                      "opt_roles": "sheriff, laser_knight"})
+    assert bad.status_code == 400 and "laser_knight" in bad.content.decode() and 'id="id_opt_roles_error"' in \
+        bad.content.decode()
+    assert not Game.objects.filter(title="F").exists()
+    ok = client.post("/games/new/", {"module": "forum_mafia", "title": "F", "opt_hero": "on",
+                                     "opt_composition": "fixed", "opt_roles": "mafia_boss, sheriff,doctor",
+                                     "duration_night": "12", "duration_day": "36"})
+    assert ok.status_code == 302
+    game = Game.objects.get(title="F")
+    assert game.options == {"hero": True, "roles": ["mafia_boss", "sheriff", "doctor"]}
+    assert game.durations == {"night": 12 * 3600, "day": 36 * 3600}

@@ -108,6 +108,29 @@ class ForumMafiaModule(GameModule):
     def view(self, *, state, seats, viewer):
         return {"hero": state.get("hero")} if not viewer.sees_everything else dict(state)
 
+    def options_fields(self):
+        """The "new game" page's forum Mafia options: the hero (FM-3.4) and a composition by the table or fixed."""
+        from django import forms
+
+        return {
+            "hero": forms.BooleanField(label=_("Hero in play (replaces one Law member, FM-3.4)"), required=False),
+            "composition": forms.ChoiceField(
+                label=_("Secret roles"), initial="table",
+                choices=[("table", _("Dealt by the FM-3.4 table from the game's seed")),
+                         ("fixed", _("A composition I fix (below)"))],
+                widget=forms.RadioSelect),
+            "roles": forms.CharField(
+                label=_("Fixed composition: secret-role slugs, comma-separated, one per player"), required=False,
+                help_text=", ".join(SECRET_ROLES), widget=forms.Textarea(attrs={"rows": 2})),
+        }
+
+    def options_from_fields(self, values):
+        options: dict[str, Any] = {"hero": bool(values.get("hero"))}
+        if values.get("composition") == "fixed":
+            options["roles"] = [r.strip() for r in (values.get("roles") or "").replace("\n", ",").split(",")
+                                if r.strip()]
+        return options
+
     def public_options(self, options):
         """The hero option is announced; a fixed composition (FM-3.4) is only said to exist, not shown."""
         public = {"hero": options.get("hero", False)}
