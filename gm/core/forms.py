@@ -75,6 +75,9 @@ class GameCreateForm(forms.Form):
             for name, field in extra.items():
                 self.fields[f"opt_{name}"] = field
                 self.option_fields.append(f"opt_{name}")
+        # The per-kind hour fields cover the durations; the JSON box stays last, for phase kinds set in seconds.
+        self.fields["durations"].label = _("Other durations in seconds (JSON, optional)")
+        self.order_fields([f for f in self.fields if f != "durations"] + ["durations"])
 
     def clean(self):
         cleaned = super().clean()
