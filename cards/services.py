@@ -75,20 +75,21 @@ def deck_check(*, game: Game, seat: Seat, entries: Any) -> list[deckrules.DeckEr
     return deckrules.validate_deck(entries, collection=collection_for_game(game), rules=deck_rules_for(seat))
 
 
-def _card_namer(collection: Collection):
+def card_namer(collection: Collection):
+    """slug → the card's display name in the active language (the slug itself for a kind not in ``collection``)."""
     language = translation.get_language() or "ru"
     return lambda slug: collection[slug].name(language) if slug in collection else slug
 
 
 def render_deck_errors(errors: Sequence[deckrules.DeckError], collection: Collection) -> list[str]:
     """Each error as a sentence in the active language (card display names), with its rule ID."""
-    namer = _card_namer(collection)
+    namer = card_namer(collection)
     return [f"{e.render(_, card_name=namer)} ({e.rule})" for e in errors]
 
 
 def deck_error_details(errors: Sequence[deckrules.DeckError], collection: Collection) -> list[dict]:
     """Machine-readable errors for the API: rule, code, card, numbers and the rendered message."""
-    namer = _card_namer(collection)
+    namer = card_namer(collection)
     return [{"rule": e.rule, "code": e.code, "card": e.card, "params": {k: v for k, v in e.params.items()},
              "message": e.render(_, card_name=namer)} for e in errors]
 

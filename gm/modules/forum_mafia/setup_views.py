@@ -10,12 +10,11 @@ from collections import Counter
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseRedirect
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from cards.deckrules import COLOUR_NAMES, ROLE_COLOURS, SECRET_ROLE_COLOURS
-from cards.services import collection_for_game
+from cards.services import card_namer, collection_for_game
 from gm.core import visibility
 from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
@@ -23,12 +22,6 @@ from gm.core.services import ServiceError
 from . import engine, setup_services
 from .roles import FACTION_NAMES
 from .setup_services import LUCKY_REDEALS
-
-
-def _card_namer(game: Game):
-    collection = collection_for_game(game)
-    language = translation.get_language() or "ru"
-    return lambda slug: collection[slug].name(language) if slug in collection else slug
 
 
 def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
@@ -45,7 +38,7 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     is_open = phase is not None and phase.status == Phase.Status.OPEN and seat.alive and not game.is_over
     building = is_open and phase.kind == engine.DECKBUILDING
     night_1 = is_open and phase.kind == engine.NIGHT and phase.number == 1
-    name = _card_namer(game)
+    name = card_namer(collection_for_game(game))
     colours = data.get("joker_colours") if role == "joker" else SECRET_ROLE_COLOURS.get(role, ())
     context: dict = {
         "seat": seat,
