@@ -952,3 +952,18 @@ def test_FM_3_4_new_game_page_takes_hero_fixed_composition_and_durations(master)
     game = Game.objects.get(title="F")
     assert game.options == {"hero": True, "roles": ["mafia_boss", "sheriff", "doctor"]}
     assert game.durations == {"night": 12 * 3600, "day": 36 * 3600}
+
+
+def test_FM_1_4_radio_silence_before_night_1(master, make_user):
+    """FM-1.4/FM-4.5: no communication before Night 1 — players can't post in the thread during signup and deck
+    building (the master can); from Night 1 they can."""
+    users = [make_user(f"rs{i}") for i in range(5)]
+    game = fm_game(master, users, ["authority", "manager", "prosecutor", "monk", "idler"])
+    with pytest.raises(ServiceError) as err:
+        services.post_create(game=game, user=users[0], body="Who is the boss?")
+    assert err.value.code == "forbidden"
+    assert not game.posts.exists()
+    services.post_create(game=game, user=master, body="Deck building is open.")
+    end_deck_building(game, master)
+    services.post_create(game=game, user=users[0], body="Good evening.")
+    assert list(game.posts.values_list("body", flat=True)) == ["Deck building is open.", "Good evening."]
