@@ -202,9 +202,12 @@ class GameModule:
         raise NotImplementedError
 
     def validate_order(
-        self, *, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo, payload: Mapping[str, Any]
+        self, *, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo, payload: Mapping[str, Any],
+        seats: Sequence[SeatInfo] = (),
     ) -> dict:
-        """Return the normalised order payload for ``seat`` in ``phase`` or raise :class:`RuleViolation`."""
+        """Return the normalised order payload for ``seat`` in ``phase`` or raise :class:`RuleViolation`.
+
+        ``seats`` are all the game's seats (ring order) so a module can check targets (alive, not self)."""
         raise NotImplementedError
 
     def resolve(

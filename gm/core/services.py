@@ -420,7 +420,9 @@ def order_submit(*, phase: Phase, user, payload: Any, clock: Clock = timezone.no
         module = phase.game.game_module
         info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
         try:
-            clean = module.validate_order(state=phase.game.state, phase=info, seat=seat_info(seat), payload=payload)
+            seats = [seat_info(s) for s in Seat.objects.filter(game_id=phase.game_id).order_by("position")]
+            clean = module.validate_order(state=phase.game.state, phase=info, seat=seat_info(seat), payload=payload,
+                                          seats=seats)
         except RuleViolation as exc:
             raise ServiceError(_violation_errors(exc)) from None
         return Order.objects.create(

@@ -41,7 +41,7 @@ class CardTestModule(GameModule):
             seat_data[seat.id] = data
         return SetupResult(state={}, first_phase=PhaseSpec("deckbuilding", setup=True), seat_data=seat_data)
 
-    def validate_order(self, *, state, phase, seat, payload):
+    def validate_order(self, *, state, phase, seat, payload, seats=()):
         return dict(payload)
 
     def resolve(self, *, state, phase, seats, orders, rng):

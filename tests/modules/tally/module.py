@@ -50,7 +50,7 @@ class TallyModule(GameModule):
                           visibility="seat", seat=s.id) for s in seats],
         )
 
-    def validate_order(self, *, state, phase, seat, payload):
+    def validate_order(self, *, state, phase, seat, payload, seats=()):
         number = payload.get("number")
         extra = set(payload) - {"number"}
         errors = [RuleError(_("Unknown field “%(key)s”."), field=k, params={"key": k}) for k in sorted(extra)]
