@@ -17,8 +17,8 @@ from cards.deckbuilding import MESSAGES as CARD_MESSAGES
 from cards.deckrules import COLOUR_NAMES
 from gm.core.engine import Event, GameModule, PhaseSpec, Resolution, RuleError, RuleViolation
 
-from . import engine
-from .roles import PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
+from . import engine, resolution
+from .roles import FACTION_NAMES, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
 
 _CARD_NAMES = {c["slug"]: (c["name_ru"], c["name_en"]) for c in CARDS}
 HOUR = 3600
@@ -44,6 +44,176 @@ def public_role_name(value: Any) -> str:
     return role.name_ru if (translation.get_language() or "ru").startswith("ru") else role.name_en
 
 
+
+# -- the resolution's log (FM-6): messages and their rendering ------------------------------------------------------
+
+RESOLUTION_MESSAGES = {
+    # the player's private results
+    "fm.voided": _("Your order was void: %(reason)s"),
+    "fm.paid": _("You paid the price of %(card)s with: %(cards)s."),
+    "fm.cancelled": _("Your %(card)s was cancelled and had no effect."),
+    "fm.stole": _("You took %(cards)s from %(target)s."),
+    "fm.stolen_from": _("A card was taken from your Hand: %(cards)s."),
+    "fm.sleeve_lost": _("You discarded from your Sleeve: %(cards)s."),
+    "fm.milled": _("The top cards of your deck were discarded: %(cards)s."),
+    "fm.drew": _("You drew: %(cards)s."),
+    "fm.moved": _("%(card)s moved to your Sleeve: %(cards)s."),
+    "fm.recon_jammed": _("Your %(card)s learned nothing: you were jammed."),
+    "fm.recon_played_cards": _("%(card)s: %(target)s played %(plays)s."),
+    "fm.recon_players_targeting": _("%(card)s: cards were played on %(target)s by %(players)s."),
+    "fm.recon_faction": _("%(card)s: %(target)s belongs to %(faction)s."),
+    "fm.recon_secret_role": _("%(card)s: the secret role of %(target)s is %(role)s."),
+    "fm.recon_damage_sources": _("%(card)s: %(target)s was damaged by %(players)s."),
+    "fm.recon_role_colours": _("%(card)s: colours of the secret role of %(target)s: %(colours)s."),
+    "fm.recon_secret_role_and_last_card": _("%(card)s: %(target)s was %(role)s; the last card played on them: "
+                                            "%(last_card)s."),
+    "fm.recon_hand": _("%(card)s: the Hand of %(target)s at the end of the phase: %(hand)s."),
+    "fm.lost": _("You took %(damage)s damage (armour %(armour)s) and lost %(losses)s cards; discarded: %(cards)s."),
+    "fm.lost_delayed": _("The stimulant wore off: you discarded %(cards)s."),
+    "fm.last_stand": _("Last stand: you kept %(cards)s and survive."),
+    "fm.message": _("An anonymous message (%(card)s): %(text)s"),
+    # public
+    "fm.accusation": _("%(player)s accuses %(target)s of playing %(named_card)s last night: %(result)s."),
+    "fm.death": _("%(player)s has died."),
+    "fm.interrogation": _("Interrogation of %(target)s: %(sleeve_count)s cards in the Sleeve, %(deck_count)s in the "
+                          "deck."),
+    "fm.hand_counts": _("Cards in Hand: %(counts)s."),
+    "fm.victory": _("The game is over. Winner: %(winner)s (%(players)s)."),
+    # the master's resolution trace
+    "fm.t_order": _("%(player)s orders: %(plays)s; discards instead: %(discard)s."),
+    "fm.t_void": _("%(player)s: %(card)s is void — %(reason)s"),
+    "fm.t_price": _("%(player)s pays for %(card)s with %(cards)s."),
+    "fm.t_discard_two": _("%(player)s discards two cards instead of playing: %(cards)s."),
+    "fm.t_cancel": _("%(player)s: %(card)s cancelled by %(by)s (%(by_card)s)."),
+    "fm.t_redirect": _("%(player)s: %(card)s redirected by %(by)s from %(target)s to %(new_target)s."),
+    "fm.t_redirect_ignored": _("%(player)s: a second redirect of %(target)s has no effect."),
+    "fm.t_redirect_illegal": _("%(player)s: %(card)s can't be redirected to %(target)s; it keeps its target."),
+    "fm.t_armour": _("%(player)s gets %(amount)s armour (%(card)s from %(source)s)."),
+    "fm.t_immune": _("%(player)s takes no damage this phase (%(card)s from %(source)s)."),
+    "fm.t_bodyguard": _("%(guard)s guards %(player)s."),
+    "fm.t_no_trigger": _("%(player)s: %(card)s on %(target)s does not trigger."),
+    "fm.t_transfer": _("%(amount)s damage (%(card)s) to %(player)s goes to the bodyguard %(guard)s."),
+    "fm.t_immune_blocked": _("%(player)s is immune: %(amount)s damage blocked."),
+    "fm.t_highlander_cap": _("%(player)s (highlander) takes at most %(cap)s of %(amount)s damage from others' cards."),
+    "fm.t_damage": _("%(player)s: %(damage)s damage (%(pierce)s ignoring armour), armour %(armour)s → %(losses)s "
+                     "cards lost. Sources: %(sources)s."),
+    "fm.t_accusation": _("%(player)s accuses %(target)s of %(named_card)s: %(result)s."),
+    "fm.t_move": _("%(player)s: %(card)s moves %(cards)s to the Sleeve."),
+    "fm.t_steal_nothing": _("%(player)s finds nothing in the Hand of %(target)s."),
+    "fm.t_steal": _("%(player)s takes %(cards)s from %(target)s."),
+    "fm.t_sleeve_discard": _("%(player)s discards from the Sleeve (%(card)s): %(cards)s."),
+    "fm.t_mill": _("%(player)s: the top of the deck is discarded (%(card)s): %(cards)s."),
+    "fm.t_draw": _("%(player)s draws %(cards)s (%(card)s)."),
+    "fm.t_returns": _("%(player)s: %(card)s returns to the Sleeve."),
+    "fm.t_recon_blocked": _("%(player)s is jammed: %(card)s learns nothing."),
+    "fm.t_recon": _("%(player)s learns with %(card)s about %(target)s: %(result)s."),
+    "fm.t_delayed_discard": _("%(player)s discards %(cards)s (stimulant)."),
+    "fm.t_losses": _("%(player)s: %(losses)s losses, %(absorbed)s absorbed by replacement draws; discarded %(cards)s "
+                     "(%(to_sleeve)s to the Sleeve), drew %(drawn)s."),
+    "fm.t_last_stand": _("%(player)s keeps %(cards)s (last stand)."),
+    "fm.t_death": _("%(player)s has no cards in the Hand and dies."),
+    "fm.t_message_lost": _("The message of %(player)s (%(card)s) to %(target)s is not delivered."),
+    "fm.t_message": _("%(player)s sends %(target)s a message (%(card)s): %(text)s"),
+    "fm.t_poisoned": _("%(player)s is poisoned for %(phases)s more phases."),
+    "fm.t_handcuffs": _("%(player)s is handcuffed for Night %(night)s."),
+    "fm.t_hand_counts": _("Hand counts published: %(counts)s."),
+    "fm.t_victory_check": _("Victory check: %(winner)s. Alive: %(alive)s."),
+    "fm.t_error": _("Resolution error: %(detail)s"),
+}
+
+WINNER_NAMES = {"law": _("Law"), "mafia": _("Mafia and Traitor"), "maniac": _("Maniac"), "none": _("nobody"),
+                None: _("nobody yet")}
+
+
+def _cards(value: Any) -> str:
+    return ", ".join(card_name(k) for k in value or []) or "—"
+
+
+def _plays(value: Any) -> str:
+    parts = []
+    for p in value or []:
+        text = card_name(p.get("card", ""))
+        if p.get("target"):
+            text += f" → {p['target']}"
+        if p.get("targets"):
+            text += " → " + " ⇒ ".join(p["targets"])
+        if p.get("named_card"):
+            text += f" ({card_name(p['named_card'])})"
+        parts.append(text)
+    return ", ".join(parts) or "—"
+
+
+def _recon_result(data: Mapping[str, Any]) -> str:
+    fact = data.get("fact")
+    if fact == "played_cards":
+        return _plays(data.get("plays"))
+    if fact in ("players_targeting", "damage_sources"):
+        return ", ".join(data.get("players") or []) or "—"
+    if fact == "faction":
+        return str(FACTION_NAMES.get(data.get("faction"), data.get("faction")))
+    if fact == "secret_role":
+        return secret_role_name(data.get("role", ""))
+    if fact == "role_colours":
+        return ", ".join(gettext(COLOUR_NAMES[c]) for c in data.get("colours") or [] if c in COLOUR_NAMES)
+    if fact == "secret_role_and_last_card":
+        last = data.get("last_card")
+        return f"{secret_role_name(data.get('role', ''))}, {card_name(last) if last else '—'}"
+    if fact == "hand":
+        return _cards(data.get("hand"))
+    return "—"
+
+
+def render_resolution_event(kind: str, data: Mapping[str, Any]) -> str:
+    """One resolution event (FM-6) in the active language: card slugs become card names, role and faction slugs
+    their names, lists are joined, a void reason becomes its sentence (``resolution.REASONS``)."""
+    p: dict[str, Any] = dict(data)
+    for key in ("card", "named_card", "by_card", "last_card"):
+        if key in p:
+            p[key] = card_name(p[key]) if p[key] else "—"
+    for key in ("cards", "hand", "drawn", "discard"):
+        if key in p:
+            p[key] = _cards(p[key])
+    if "plays" in p:
+        p["plays"] = _plays(data["plays"])
+    for key in ("players", "alive"):
+        if key in p:
+            p[key] = ", ".join(p[key] or []) or "—"
+    if "sources" in p:
+        p["sources"] = ", ".join(f"{s['player']} ({card_name(s['card'])}, {s['amount']})" for s in data["sources"]) \
+            or "—"
+    if "counts" in p:
+        p["counts"] = ", ".join(f"{c['player']}: {c['count']}" for c in data["counts"]) or "—"
+    if "role" in p:
+        p["role"] = secret_role_name(p["role"])
+    if "faction" in p:
+        p["faction"] = str(FACTION_NAMES.get(p["faction"], p["faction"]))
+    if "colours" in p:
+        p["colours"] = ", ".join(gettext(COLOUR_NAMES[c]) for c in data["colours"] if c in COLOUR_NAMES)
+    if "winner" in p:
+        p["winner"] = str(WINNER_NAMES.get(data["winner"], data["winner"]))
+    if "reason" in p:
+        rule, text = resolution.REASONS.get(data["reason"], ("", data["reason"]))
+        reason_params = dict(data.get("reason_params") or {})
+        if "card" in reason_params:
+            reason_params["card"] = card_name(reason_params["card"])
+        try:
+            p["reason"] = (gettext(text) % reason_params if reason_params else gettext(text)) + f" ({rule})"
+        except (KeyError, TypeError, ValueError):
+            p["reason"] = gettext(text)
+    if "hit" in p:
+        p["result"] = gettext("right, the accused takes 4 damage") if data["hit"] else \
+            gettext("wrong, the accuser takes 2 damage")
+    if kind == "fm.t_recon":
+        p["result"] = _recon_result(data)
+    if kind == "fm.recon_damage_sources" and not data.get("damaged"):
+        return gettext("%(card)s: %(target)s took no damage.") % p
+    template = RESOLUTION_MESSAGES[kind]
+    try:
+        return str(template) % p
+    except (KeyError, TypeError, ValueError):
+        return str(template)
+
+
 class ForumMafiaModule(GameModule):
     """Forum Mafia (FM-…): simultaneous night/day phases after a deck-building stage."""
 
@@ -66,6 +236,7 @@ class ForumMafiaModule(GameModule):
         "fm.lucky_redeal": _("You redealt your Hand: %(hand)s (%(left)s redeals left)."),
         "fm.engineer_picks": _("Your two guaranteed cards among the first six: %(cards)s."),
         "fm.phase_passed": _("No orders are taken in this phase yet: the night and day rules arrive with the engine."),
+        **RESOLUTION_MESSAGES,
     }
     template_name = "forum_mafia/panel.html"
     signup_view = "forum_mafia:signup"
@@ -91,19 +262,19 @@ class ForumMafiaModule(GameModule):
     def setup(self, *, seats, options, rng):
         return engine.setup(seats, options, rng)
 
-    def validate_order(self, *, state, phase, seat, payload):
+    def validate_order(self, *, state, phase, seat, payload, seats=()):
+        """FM-5.2–FM-5.7: see :func:`.resolution.validate_order`; no orders during deck building (FM-4.5)."""
         if phase.kind == engine.DECKBUILDING:
             raise RuleViolation([RuleError(_("During deck building there are no orders: build your deck in the deck "
                                              "builder."), rule="FM-4.5")])
-        raise RuleViolation([RuleError(_("Night and day orders are not open yet on this site."), rule="FM-5.2")])
+        return resolution.validate_order(state=state, phase=phase, seat=seat, seats=seats or [seat], payload=payload)
 
     def resolve(self, *, state, phase, seats, orders, rng):
+        """Deck building opens the game (FM-4.5); a night or day resolves by FM-6 (:func:`.resolution.resolve`)."""
         if phase.kind == engine.DECKBUILDING:
             seat_data, events = engine.open_game(seats, state, rng)
             return Resolution(dict(state), events, seat_data, next_phase=PhaseSpec(engine.NIGHT, 1))
-        nxt = PhaseSpec(engine.DAY, phase.number) if phase.kind == engine.NIGHT else PhaseSpec(engine.NIGHT,
-                                                                                               phase.number + 1)
-        return Resolution(dict(state), [Event("fm.phase_passed")], next_phase=nxt)
+        return resolution.resolve(state=state, phase=phase, seats=seats, orders=orders, rng=rng)
 
     def view(self, *, state, seats, viewer):
         return {"hero": state.get("hero")} if not viewer.sees_everything else dict(state)
@@ -162,6 +333,8 @@ class ForumMafiaModule(GameModule):
 
     # -- rendering ------------------------------------------------------------------------------------------
     def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
+        if kind.startswith(("fm.t_", "fm.recon", "fm.")) and kind in RESOLUTION_MESSAGES:
+            return render_resolution_event(kind, data)
         params = dict(data)
         if "role" in params:
             params["role"] = secret_role_name(params["role"])
@@ -184,3 +357,4 @@ class ForumMafiaModule(GameModule):
 
 
 MODULE = ForumMafiaModule()
+
