@@ -16,6 +16,10 @@ PURE_MODULES = [
     "cards.deckrules",
     "cards.collection_data",
     "cards.deckbuilding",
+    "gm.modules.forum_mafia.roles",
+    "gm.modules.forum_mafia.engine",
+    "gm.modules.forum_mafia.resolution",
+    "gm.modules.forum_mafia.table",
 ]
 BANNED_SOURCE = ("random.random(", "random.shuffle(", "random.choice(", "random.seed(", "random.randint(",
                  "datetime.now", "time.time(", "open(")
