@@ -5,7 +5,8 @@ Creates, if missing:
 * the user ``master`` (staff, so ``/admin/`` works, and granted ``core.host_game`` so it may host games) and the
   players ``player1`` … ``player6``, all with the password ``demo-password-1``, e-mail ``<name>@example.com``
   and a profile display name;
-* two games of the ``tally`` module, created only through :mod:`gm.core.services`:
+* games created only through the services (:mod:`gm.core.services` and the forum Mafia services) — two of the
+  ``tally`` module, one of ``cardtest``, and two of forum Mafia (one in signup, one in Night 1 with random decks):
 
   - “Demo: signup open (tally)” — in signup, ``player1`` and ``player2`` seated;
   - “Demo: running (tally)” — six seats, started, rounds of 120 seconds (30 rounds), so the Celery worker and
@@ -35,6 +36,9 @@ RUNNING_TITLE = "Demo: running (tally)"
 CARDS_TITLE = "Demo: deck building (cardtest)"
 FM_TITLE = "Демо: форумная Мафия (запись открыта)"
 FM_SIGNUPS = [("paranoid", ""), ("geek", ""), ("authority", ""), ("", "Лесник")]
+FM_NIGHT_TITLE = "Демо: форумная Мафия (ночь 1)"
+FM_NIGHT_SIGNUPS = [("paranoid", ""), ("secretary", ""), ("guard", ""), ("jock", ""), ("rich_man", ""),
+                    ("fighter", "")]
 CARD_ROLES = [["sheriff", "paranoid"], ["mafia_boss", None], ["traitor", "croupier"], ["hero", "genius"],
               ["joker", None, ["damage", "recon"]], ["doctor", "spendthrift"]]
 ROUND_SECONDS = 120
@@ -70,7 +74,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             master = self._user(*MASTER, host=True)
             players = [self._user(name, display) for name, display in PLAYERS]
-            titles = [SIGNUP_TITLE, RUNNING_TITLE, CARDS_TITLE, FM_TITLE]
+            titles = [SIGNUP_TITLE, RUNNING_TITLE, CARDS_TITLE, FM_TITLE, FM_NIGHT_TITLE]
             demo_games = Game.objects.filter(master=master, title__in=titles)
             if reset:
                 deleted = demo_games.count()
@@ -84,6 +88,7 @@ class Command(BaseCommand):
                 self._running_game(master, players)
                 self._cards_game(master, players)
                 self._forum_mafia_game(master, players)
+                self._forum_mafia_night(master, players)
                 self.stdout.write(self.style.SUCCESS("Demo data loaded."))
         self._print_logins()
 
@@ -187,6 +192,25 @@ class Command(BaseCommand):
                           character_name=display, messengers=f"Telegram @{_name}", pledges=True)
         return game
 
+    def _forum_mafia_night(self, master, players) -> Game:
+        """A forum Mafia game in Night 1 (FM-5, FM-6): six players signed up, the game started, and the master ended
+        deck building at once, so every player got a random valid deck (FM-4.5) and can order cards now; the night
+        resolves at its deadline (1 hour) or when the master presses *Resolve now*."""
+        from gm.modules.forum_mafia.services import signup_create
+
+        game = services.game_create(
+            master=master, module="forum_mafia", title=FM_NIGHT_TITLE,
+            description="Форумная карточная Мафия в первой ночи: отдайте приказ картами до дедлайна.",
+            options={"hero": False}, durations={"deckbuilding": 3600, "night": 3600, "day": 3600}, rng_seed=2026,
+        )
+        game = services.game_open_signup(game=game, actor=master)
+        for user, (_name, display), (role, custom) in zip(players, PLAYERS, FM_NIGHT_SIGNUPS, strict=True):
+            signup_create(game=game, user=user, public_role=role or "custom", custom_role=custom,
+                          character_name=display, messengers=f"Telegram @{_name}", pledges=True)
+        services.game_start(game=game, actor=master)
+        services.phase_resolve_now(game=game, actor=master, reason="Demo: random decks for everyone")
+        return game
+
     def _print_logins(self) -> None:
         self.stdout.write("")
         self.stdout.write(f"Demo logins (password for all: {PASSWORD}):")
@@ -194,8 +218,9 @@ class Command(BaseCommand):
         for name, display in PLAYERS:
             self.stdout.write(f"  {name:<8}  {display:<12} player")
         self.stdout.write(f"Games: “{RUNNING_TITLE}” (a round every {ROUND_SECONDS} s), “{SIGNUP_TITLE}”, "
-                          f"“{CARDS_TITLE}”, “{FM_TITLE}”.")
+                          f"“{CARDS_TITLE}”, “{FM_TITLE}”, “{FM_NIGHT_TITLE}” (Night 1: order cards).")
         self.stdout.write(
-            "Forum Mafia runs from signups to the opening of Night 1 so far; “tally” and “cardtest” are developer "
-            "test modules (tests/modules/)."
+            "Forum Mafia runs from signups through card play and night/day resolution (§5, §6, §10, §11); role "
+            "abilities, the Veche vote and chat rooms come next. “tally” and “cardtest” are developer test modules "
+            "(tests/modules/)."
         )
