@@ -159,6 +159,8 @@ class Phase(models.Model):
     resolved_at = models.DateTimeField(null=True, blank=True)
     #: sha256 of the canonical JSON of what the engine returned; a re-run must give the same digest.
     result_digest = models.CharField(max_length=64, blank=True)
+    #: what the engine returned (``Resolution`` as JSON); ``manage.py gm_replay`` compares a re-run with it.
+    result = models.JSONField(default=dict, blank=True)
     #: part of the setup stage (e.g. deck building): the game is ``setup`` while such a phase is open.
     setup = models.BooleanField(default=False)
     overdue_at = models.DateTimeField(null=True, blank=True, help_text="when it was flagged overdue")

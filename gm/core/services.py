@@ -526,6 +526,13 @@ def canonical_digest(result: Resolution) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
+def resolution_data(result: Resolution) -> dict:
+    """An engine result as the JSON stored in ``Phase.result``: ``asdict`` passed through JSON, so integer keys
+    (seat ids) become strings and tuples lists exactly as the database returns them; a re-run compared with the
+    stored value must go through the same function (``gm_replay``)."""
+    return json.loads(json.dumps(asdict(result), ensure_ascii=False, default=str))
+
+
 def run_engine(*, game: Game, phase: Phase, snapshot: Mapping[str, Any], orders: Mapping[int, Mapping]) -> Resolution:
     """Call the module's pure ``resolve`` on a stored snapshot and orders with the phase's RNG seed."""
     seats = [SeatInfo(**s) for s in snapshot["seats"]]
@@ -585,7 +592,8 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         phase.status = Phase.Status.RESOLVED
         phase.resolved_at = now
         phase.result_digest = canonical_digest(result)
-        phase.save(update_fields=["state", "status", "resolved_at", "result_digest"])
+        phase.result = resolution_data(result)
+        phase.save(update_fields=["state", "status", "resolved_at", "result_digest", "result"])
         entries.append(_log(game, phase, Event("core.phase_resolved",
                                                {"phase_kind": phase.kind, "phase_number": phase.number}), now))
         game.state = result.state

@@ -1,0 +1,398 @@
+"""Scenario files (``manage.py gm_scenario``): the game-agnostic part.
+
+A scenario is a small game fixed in advance — who holds what, what each player orders in each phase, what must be
+true afterwards (``/work/shared/rules/scenario-format.md``, ``docs/scenarios.md``). This module loads a file (JSON
+or YAML), picks the runner of the game module named by its ``game:`` key, runs it inside a transaction that is
+rolled back unless the caller keeps the game, and turns the outcome into a :class:`FileResult` (exit status 0 pass,
+1 an expectation failed, 2 the file is invalid).
+
+A game module offers scenarios through a ``scenario_runner`` attribute on its ``GameModule`` (a callable or a dotted
+path, ``"pkg.mod.func"`` or ``"pkg.mod:func"``), or by convention a ``run`` function in ``<module package>.scenario``.
+A runner is called as ``runner(data, name=<file stem>)`` with the parsed file (a dict; ``game`` already checked)
+and returns a :class:`ScenarioRun`. It builds the game only through the site's services and raises
+:class:`ScenarioError` for anything wrong with the file. The core knows nothing game-specific.
+
+Helpers for runners: :func:`check_keys`, :func:`parse_phase_label`, :func:`phase_label`, :func:`resolve_at_deadline`,
+:func:`entry_matches`, :func:`scenario_user`.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import secrets
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import translation
+
+from . import registry
+
+#: File name endings a scenario may have.
+SUFFIXES = (".yaml", ".yml", ".json")
+#: Username of the master of every scenario game (created on first use, no usable password).
+MASTER_USERNAME = "scenario-master"
+
+
+class ScenarioError(Exception):
+    """The scenario file itself is invalid (exit status 2): bad YAML/JSON, an unknown game, player, card or role slug,
+    an unknown key, a step whose ``phase`` is not the open phase… ``place`` names where (``"step 2, order 3, key
+    target"``; ``""`` for the whole file), ``message`` what is wrong."""
+
+    def __init__(self, place: str, message: str):
+        self.place = place
+        self.message = message
+        super().__init__(f"{place}: {message}" if place else message)
+
+
+@dataclass
+class Failure:
+    """One expectation that did not hold: ``step`` (1-based index, ``None`` for the whole file), ``phase`` (the
+    step's phase label, ``"night 1"``), ``key`` (what was checked, e.g. ``players.Вася.hand``), ``expected`` and
+    ``actual`` (JSON-compatible)."""
+
+    step: int | None
+    key: str
+    expected: Any
+    actual: Any
+    phase: str = ""
+
+    @property
+    def where(self) -> str:
+        """``step 1 (night 1)``, or ``file`` for a failure outside any step."""
+        if self.step is None:
+            return "file"
+        return f"step {self.step} ({self.phase})" if self.phase else f"step {self.step}"
+
+    def to_dict(self) -> dict:
+        return {"step": self.step, "phase": self.phase, "key": self.key, "expected": self.expected,
+                "actual": self.actual}
+
+    def __str__(self) -> str:
+        return f"{self.where}, {self.key}: expected {_show(self.expected)}, actual {_show(self.actual)}"
+
+
+@dataclass
+class ScenarioRun:
+    """What a module's runner returns: the ``game`` it built (``None`` if it built none) and its ``failures``."""
+
+    game: Any
+    failures: list[Failure] = field(default_factory=list)
+
+
+@dataclass
+class FileResult:
+    """The outcome of one file: ``failures`` (expectations that failed), ``error`` (the file is invalid), ``url``
+    of the kept game (``--keep``), ``crash`` (the text of an unexpected exception, counted as a failure)."""
+
+    file: str
+    failures: list[Failure] = field(default_factory=list)
+    error: ScenarioError | None = None
+    url: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and not self.failures
+
+    @property
+    def exit_code(self) -> int:
+        """0 passed, 1 an expectation failed, 2 the file is invalid."""
+        return 2 if self.error is not None else (1 if self.failures else 0)
+
+    def to_json(self) -> dict:
+        """The ``--json`` line: ``{"file", "passed", "failures": [...]}`` plus ``invalid`` and, if kept, ``url``.
+        An invalid file has one failure ``{"key": "invalid", "place", "message"}``."""
+        if self.error is not None:
+            failures = [{"step": None, "phase": "", "key": "invalid", "place": self.error.place,
+                         "message": self.error.message, "expected": None, "actual": None}]
+        else:
+            failures = [f.to_dict() for f in self.failures]
+        data = {"file": self.file, "passed": self.passed, "failures": failures, "invalid": self.error is not None}
+        if self.url:
+            data["url"] = self.url
+        return data
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+# -- loading --------------------------------------------------------------------------------------------------
+
+
+def _yaml_loader():
+    import yaml
+
+    class UniqueKeyLoader(yaml.SafeLoader):
+        """YAML's safe loader refusing a key given twice in one mapping (YAML keeps the last one silently, which
+        would hide a typo or a pasted line)."""
+
+    def construct_mapping(loader, node, deep=False):
+        seen = set()
+        for key_node, _value in node.value:
+            key = loader.construct_object(key_node, deep=deep)
+            if key in seen:
+                mark = key_node.start_mark
+                raise ScenarioError(f"line {mark.line + 1}, column {mark.column + 1}", f"the key {key!r} is given "
+                                    "twice in one mapping")
+            seen.add(key)
+        return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+    UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
+    return UniqueKeyLoader
+
+
+def _unique_pairs(pairs):
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise ScenarioError("", f"the key {key!r} is given twice in one object")
+        out[key] = value
+    return out
+
+
+def load_file(path: str | Path) -> dict:
+    """Parse a scenario file: ``.json`` as JSON, ``.yaml``/``.yml`` as YAML (safe loader). Returns the top-level
+    mapping. Raises :class:`ScenarioError` for a missing file, another suffix, a syntax error (with its line and
+    column), a key given twice, or a top level that is not a mapping."""
+    import yaml
+
+    path = Path(path)
+    if path.suffix.lower() not in SUFFIXES:
+        raise ScenarioError("", f"a scenario file ends in {', '.join(SUFFIXES)}, not {path.suffix or '(nothing)'}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError("", "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError("", f"can't read the file: {exc}") from None
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(text, object_pairs_hook=_unique_pairs)
+        except json.JSONDecodeError as exc:
+            raise ScenarioError(f"line {exc.lineno}, column {exc.colno}", f"bad JSON: {exc.msg}") from None
+    else:
+        try:
+            data = yaml.load(text, Loader=_yaml_loader())  # noqa: S506 - a SafeLoader subclass
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+            problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
+            raise ScenarioError(place, f"bad YAML: {problem or exc}") from None
+        except yaml.YAMLError as exc:
+            raise ScenarioError("", f"bad YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError("", "the file must hold one mapping (game, players, steps…), not "
+                                f"{type(data).__name__ if data is not None else 'nothing'}")
+    return data
+
+
+def expand_paths(paths: Iterable[str]) -> list[str]:
+    """Each path as given; a directory becomes every scenario file below it (sorted)."""
+    out: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            out += sorted(str(p) for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
+        else:
+            out.append(raw)
+    return out
+
+
+# -- dispatch ------------------------------------------------------------------------------------------------
+
+
+def _import_callable(path: str) -> Callable:
+    module_path, sep, attr = path.partition(":")
+    if not sep:
+        module_path, _dot, attr = path.rpartition(".")
+    return getattr(import_module(module_path), attr)
+
+
+def runner_for(slug: Any) -> Callable[..., ScenarioRun]:
+    """The scenario runner of game module ``slug``: its ``scenario_runner`` attribute (callable or dotted path), else
+    ``run`` in ``<package>.scenario`` of the package that defines the module. Raises :class:`ScenarioError` (place
+    ``game``) for a missing or unknown game, or a module that has no runner."""
+    if not isinstance(slug, str) or not slug:
+        raise ScenarioError("game", "give the game module's slug, e.g. `game: forum_mafia`")
+    try:
+        module = registry.get(slug)
+    except registry.UnknownModule:
+        known = ", ".join(m.slug for m in registry.all_modules())
+        raise ScenarioError("game", f"unknown game {slug!r} (loaded modules: {known})") from None
+    hook = getattr(module, "scenario_runner", None)
+    if callable(hook):
+        return hook
+    if isinstance(hook, str) and hook:
+        return _import_callable(hook)
+    package = type(module).__module__.rpartition(".")[0]
+    try:
+        scenario_module = import_module(f"{package}.scenario")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.scenario":
+            raise
+        raise ScenarioError("game", f"the game {slug!r} has no scenario runner") from None
+    run = getattr(scenario_module, "run", None)
+    if not callable(run):
+        raise ScenarioError("game", f"the game {slug!r} has no scenario runner")
+    return run
+
+
+def game_url(game) -> str:
+    """The game's page, absolute when ``settings.SITE_URL`` is set."""
+    base = (getattr(settings, "SITE_URL", "") or "").rstrip("/")
+    return base + game.get_absolute_url()
+
+
+def run_file(path: str | Path, *, keep: bool = False, on_crash: Callable[[str], None] | None = None) -> FileResult:
+    """Load and run one scenario file in its own transaction, rolled back unless ``keep`` (then the game, if still
+    running, is paused so the deadline sweep leaves it as the scenario left it, and ``url`` is set).
+
+    Messages are produced in English. An exception that is not a :class:`ScenarioError` (a bug in an engine or a
+    runner) is reported as a failure with key ``exception`` (exit status 1) and its traceback is passed to
+    ``on_crash``; nothing of the file is kept then.
+    """
+    result = FileResult(file=str(path))
+    try:
+        data = load_file(path)
+        runner = runner_for(data.get("game"))
+        with translation.override("en"), transaction.atomic():
+            run = runner(data, name=Path(path).stem)
+            result.failures = list(run.failures)
+            if keep and run.game is not None:
+                _pause_kept(run.game)
+                result.url = game_url(run.game)
+            else:
+                transaction.set_rollback(True)
+    except ScenarioError as exc:
+        result.error = exc
+    except Exception as exc:  # noqa: BLE001 - one broken file must not stop the others
+        if on_crash is not None:
+            on_crash(f"{path}: " + "".join(traceback.format_exception(exc)))
+        notes = " ".join(getattr(exc, "__notes__", ()))
+        result.failures.append(Failure(step=None, key="exception", expected="no exception",
+                                       actual=f"{type(exc).__name__}: {exc}" + (f" ({notes})" if notes else "")))
+    return result
+
+
+def _pause_kept(game) -> None:
+    """Pause a kept game that is still running, so the deadline sweep does not resolve its open phase with nobody
+    ordering before the master has looked at it (he resumes it from the game page to play on)."""
+    from . import services
+
+    game.refresh_from_db()
+    if not game.is_over and game.paused_at is None and game.phases.filter(status="open").exists():
+        services.game_pause(game=game, actor=game.master, reason="Scenario game kept for inspection (gm_scenario "
+                                                                  "--keep).")
+
+
+# -- helpers for runners ---------------------------------------------------------------------------------------
+
+
+def check_keys(value: Any, *, place: str, allowed: Iterable[str], required: Iterable[str] = (),
+               what: str = "a mapping") -> dict:
+    """``value`` as a dict after checking it is a mapping with only ``allowed`` keys and every ``required`` one.
+    Raises :class:`ScenarioError` naming ``place`` and the unknown keys (with the closest allowed key as a hint)."""
+    if not isinstance(value, dict):
+        raise ScenarioError(place, f"expected {what}, got {_show(value)}")
+    allowed = list(allowed)
+    unknown = [k for k in value if k not in allowed]
+    if unknown:
+        hints = []
+        for key in unknown:
+            close = difflib.get_close_matches(str(key), allowed, n=1)
+            hints.append(f"{key!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        raise ScenarioError(place, f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(hints)}; "
+                                   f"allowed: {', '.join(allowed)}")
+    missing = [k for k in required if k not in value]
+    if missing:
+        raise ScenarioError(place, f"missing key{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+    return value
+
+
+_LABEL = re.compile(r"^\s*([a-z_]+)(?:\s+(\d+))?\s*$", re.IGNORECASE)
+
+
+def parse_phase_label(value: Any, *, place: str, kinds: Iterable[str] | None = None) -> tuple[str, int]:
+    """``"night 1"`` → ``("night", 1)``; a bare kind (``"night"``) is number 1. ``kinds`` restricts the kind.
+    Raises :class:`ScenarioError`."""
+    match = _LABEL.match(value) if isinstance(value, str) else None
+    if match is None:
+        raise ScenarioError(place, f"expected a phase such as 'night 1', got {_show(value)}")
+    kind, number = match.group(1).lower(), int(match.group(2) or 1)
+    kinds = list(kinds) if kinds is not None else None
+    if kinds is not None and kind not in kinds:
+        raise ScenarioError(place, f"unknown phase kind {kind!r}; expected one of {', '.join(kinds)}")
+    if number < 1:
+        raise ScenarioError(place, "phase numbers start at 1")
+    return kind, number
+
+
+def phase_label(phase) -> str:
+    """A phase as scenario files name it: ``"night 1"``."""
+    return f"{phase.kind} {phase.number}"
+
+
+def resolve_at_deadline(phase):
+    """Resolve ``phase`` the way the deadline task does: with the clock one second past its deadline, through
+    :func:`gm.core.services.phase_resolve_due` (claim, then resolve). Returns the resolved phase; raises
+    ``RuntimeError`` if it could not be claimed (e.g. the game is paused)."""
+    from . import services
+
+    moment = phase.deadline + timedelta(seconds=1)
+    resolved = services.phase_resolve_due(phase_id=phase.pk, clock=lambda: moment)
+    if resolved is None:
+        raise RuntimeError(f"phase {phase.pk} ({phase_label(phase)}) could not be claimed for resolution")
+    return resolved
+
+
+def entry_matches(entry, needle: str) -> bool:
+    """Whether ``needle`` occurs in a log entry's English text or in its data serialised as JSON (so slugs match
+    whatever the display language)."""
+    with translation.override("en"):
+        text = entry.text()
+    return needle in text or needle in json.dumps(entry.data, ensure_ascii=False, default=str)
+
+
+def entry_summary(entry) -> str:
+    """A log entry for a failure report: its kind and English text (shortened)."""
+    with translation.override("en"):
+        text = entry.text()
+    return f"{entry.kind}: {text[:160]}"
+
+
+def scenario_user(username: str, display_name: str, *, host: bool = False):
+    """Get or create a user for a scenario (unusable password, profile display name); ``host`` grants the
+    ``core.host_game`` permission. Player usernames should carry a random part (:func:`unique_username`) so runs
+    that are kept never collide."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+
+    from accounts.models import Profile
+
+    User = get_user_model()
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        user = User(username=username, email="")
+        user.set_unusable_password()
+        user.save()
+    if host and not user.has_perm("core.host_game"):
+        user.user_permissions.add(Permission.objects.get(content_type__app_label="core", codename="host_game"))
+        user = User.objects.get(pk=user.pk)  # drop the cached permissions
+    profile, _created = Profile.objects.get_or_create(user=user)
+    if profile.display_name != display_name:
+        profile.display_name = display_name
+        profile.save(update_fields=["display_name"])
+    return user
+
+
+def unique_username(prefix: str) -> str:
+    """``<prefix>-<8 random hex digits>``."""
+    return f"{prefix}-{secrets.token_hex(4)}"
