@@ -265,6 +265,7 @@ class _Checker:
         fm = state.get("fm") or {}
         self.jail_left = int(fm.get("jail", {}).get(str(seat.id), 0))
         self.handcuffed = phase.kind == NIGHT and int(fm.get("handcuffs", {}).get(str(seat.id), 0)) == phase.number
+        self.reserved: set[int] = set()  # Sleeve cards this order plays: not taken as a default price (FM-5.7)
 
     def target_problem(self, card: CardKind, target: Any, *, dead_ok: bool = False) -> tuple[str, dict] | None:
         other = self.by_id.get(target) if isinstance(target, int) and not isinstance(target, bool) else None
@@ -297,6 +298,13 @@ class _Checker:
         try:
             raw_plays = _as_list(payload.get("plays"))
             raw_discard = _as_list(payload.get("discard"))
+            for raw in raw_plays:
+                if isinstance(raw, Mapping) and raw.get("from") == "sleeve" and isinstance(raw.get("card"), str):
+                    inst = _pick(self.c, "sleeve", raw.get("uid", raw["card"]), self.reserved)
+                    if inst is None or inst.kind != raw["card"]:
+                        inst = _pick(self.c, "sleeve", raw["card"], self.reserved)
+                    if inst is not None:
+                        self.reserved.add(inst.uid)
         except ValueError:
             out.problems.append(Problem(None, "plays", "bad_payload", {"detail": "plays and discard are lists"}))
             return out
@@ -455,6 +463,9 @@ class _Checker:
                 _can_pay(self.c.get(u), self.collection) and u not in taken for u in play.pay)
             return None if ok else Problem(play.index, "pay", "bad_pay", params)
         payers = [i.uid for i in self.c.sleeve if i.uid not in taken and _can_pay(i, self.collection)]
+        spare = [u for u in payers if u not in self.reserved]
+        if len(spare) >= need:
+            payers = spare
         if len(payers) < need:
             return Problem(play.index, "pay", "price_unpaid", {**params, "have": len(payers)})
         play.pay = payers[:need]
@@ -799,7 +810,7 @@ class _Resolver:
             lost = max(0, normal - armour) + pierce
             self.losses[seat.id] = lost
             self.damage_taken[seat.id] = normal + pierce
-            if lost > 0:
+            if normal + pierce > 0:  # FM-6.1: armour saves cards, the damage is still taken (``witness``)
                 self.damaged_by[seat.id] = sorted({h.source for h in mine if h.amount > 0},
                                                   key=lambda s: self.by_id[s].position if s in self.by_id else 0)
             self.trace("L5", "damage", player=seat.name, damage=normal + pierce, pierce=pierce, armour=armour,
@@ -811,9 +822,10 @@ class _Resolver:
         played = self.fm["last_night"].get(str(target), [])
         hit = play.named_card in played
         if hit:
-            self.hits.append(_Hit(play.seat, target, 4, False, play.kind))
+            self.hits.append(_Hit(play.seat, target, int(play.effect.get("damage", 0)), False, play.kind))
         else:
-            self.hits.append(_Hit(play.seat, play.seat, 2, False, play.kind, own_card=True))
+            self.hits.append(_Hit(play.seat, play.seat, int(play.effect.get("else_self_damage", 0)), False, play.kind,
+                                  own_card=True))
         self.public("fm.accusation", player=self.name(play.seat), target=self.name(target),
                     named_card=play.named_card, hit=hit)
         self.trace("L5", "accusation", player=self.name(play.seat), target=self.name(target),
