@@ -25,13 +25,16 @@ from .setup_services import LUCKY_REDEALS
 
 
 def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
-    """What ``forum_mafia/panel.html`` shows to ``viewer``: only his own seat's secrets (nothing for the master,
-    spectators and anonymous visitors, nor before the roles are dealt)."""
+    """What ``forum_mafia/panel.html`` shows to ``viewer``: only his own seat's secrets, his order form in an open
+    night or day (a living player) and his private results; the resolution trace to whoever may read master entries
+    (the master; everyone once the game is over). Spectators and anonymous visitors get nothing while it runs."""
     from .module import public_role_name, secret_role_name
+    from .order_views import order_panel, private_results, resolution_trace
 
+    trace = resolution_trace(viewer) if game.started_at else []
     seat = viewer.seat
     if seat is None or not (seat.data or {}).get("secret_role"):
-        return {}
+        return {"trace": trace} if trace else {}
     data = game.game_module.own_seat_data(seat.data)  # the owner's view: no deck order (FM-4.6)
     role = data["secret_role"]
     phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
@@ -65,6 +68,10 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
                             "hand": [name(c["kind"]) for c in (data.get("cards") or {}).get("hand", [])]}
     if data.get("public_role") == "psychic" and data.get("deck_top"):
         context["deck_top"] = [name(slug) for slug in data["deck_top"]]
+    if is_open and phase.kind in (engine.NIGHT, engine.DAY):
+        context["orders"] = order_panel(game=game, viewer=viewer)
+    context["results"] = private_results(viewer)
+    context["trace"] = trace
     return context
 
 

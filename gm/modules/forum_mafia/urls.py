@@ -1,7 +1,8 @@
-"""URLs of the forum Mafia signups (FM-2): the signup page with its POST actions, and the signups API."""
+"""URLs of the forum Mafia signups (FM-2): the signup page with its POST actions, and the signups API; the night
+and day order form (FM-5) and the order-options API."""
 from django.urls import path
 
-from . import api, views
+from . import api, order_views, views
 
 app_name = "forum_mafia"
 
@@ -11,6 +12,9 @@ urlpatterns = [
     path("games/<int:pk>/signup/character/", views.character, name="character"),
     path("games/<int:pk>/signup/status/", views.signup_status, name="signup_status"),
     path("games/<int:pk>/signup/<int:signup_id>/reject/", views.reject, name="reject"),
+    path("games/<int:pk>/fm/orders/", order_views.orders, name="orders"),
+    path("games/<int:pk>/fm/orders/withdraw/", order_views.withdraw, name="order_withdraw"),
+    path("api/games/<int:pk>/order-options/", order_views.OrderOptionsView.as_view(), name="api_order_options"),
     path("api/games/<int:pk>/signups/", api.SignupListView.as_view(), name="api_signups"),
     path("api/games/<int:pk>/signups/withdraw/", api.SignupWithdrawView.as_view(), name="api_signup_withdraw"),
     path("api/games/<int:pk>/signups/character/", api.CharacterView.as_view(), name="api_character"),

@@ -1,0 +1,488 @@
+"""Forum Mafia night and day orders in the shell (FM-5, FM-6): the player's order form on the game page, its POST
+actions, the order-options API, and the read-only parts of the panel built from the log — the master's
+resolution trace (§6 layers) and each player's private results.
+
+Selectors (``order_panel``, ``resolution_trace``, ``private_results``, ``order_options_for``) read through
+``gm.core.visibility`` and the pure ``resolution.order_options``; views parse input, call one service
+(``order_submit`` / ``order_withdraw``) or selector, and render. The form is htmx-enhanced: picking a card re-renders
+the form (its inputs appear); without JavaScript every input is still there (in ``<details>``) and a plain POST
+redirects back to the game page (PRG), or shows the refused order with its reasons on a page of its own.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.template import engines
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cards.containers import Containers
+from cards.services import card_namer, collection_for_game
+from gm.core import services, visibility
+from gm.core.engine import PhaseInfo
+from gm.core.models import Game, GroupMembership, LogEntry, Order, Phase
+from gm.core.services import ServiceError
+
+from . import engine, resolution
+from .order_forms import DISCARD, MAX_TEXT, MODE_LABELS, PLAY, OrderForm, initial_from_payload
+
+MODULE = "forum_mafia"
+ORDER_PHASES = (engine.NIGHT, engine.DAY)
+TIMING_NAMES = {"night": gettext_lazy("night only"), "day": gettext_lazy("day only"),
+                "any": gettext_lazy("any phase")}
+CONTAINER_NAMES = {"hand": gettext_lazy("Hand"), "sleeve": gettext_lazy("Sleeve")}
+#: The form's card groups (FM-5.2: one Hand play and one Sleeve play; FM-4.4: free cards outside the slots).
+GROUPS = (
+    ("hand", gettext_lazy("From your Hand: one card"), gettext_lazy("It is replaced from your deck after the phase "
+                                                                   "(FM-5.4).")),
+    ("sleeve", gettext_lazy("From your Sleeve: one card"), gettext_lazy("Sleeve cards are not replaced.")),
+    ("free", gettext_lazy("Free cards"), gettext_lazy("Playing them uses neither slot (FM-4.4).")),
+)
+#: The no-JavaScript page for a refused order: the site layout around the same partial htmx swaps in.
+_PAGE = engines["django"].from_string(
+    '{% extends "base.html" %}{% block content %}{% include "forum_mafia/_orders.html" %}{% endblock %}')
+
+
+# == selectors ======================================================================================================
+
+
+def open_order_phase(game: Game) -> Phase | None:
+    """The game's unresolved phase if it is a night or a day (the phases forum Mafia takes orders in)."""
+    phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
+    return phase if phase is not None and phase.kind in ORDER_PHASES else None
+
+
+def _ordering_phase(game: Game, viewer: visibility.Viewer) -> Phase:
+    """The open night/day phase ``viewer`` may order in. Raises :class:`ServiceError` ``forbidden`` (no seat: the
+    master, spectators, anonymous), ``not_allowed`` (a dead character) or ``state`` (no open night or day)."""
+    if viewer.seat is None:
+        raise ServiceError(_("You have no seat in this game."), code="forbidden")
+    if not viewer.seat.alive:
+        raise ServiceError(_("Dead characters give no orders."), code="not_allowed")
+    phase = open_order_phase(game) if not game.is_over else None
+    if phase is None or phase.status != Phase.Status.OPEN:
+        raise ServiceError(_("No night or day is open for orders now."), code="state")
+    return phase
+
+
+def order_options_for(*, game: Game, viewer: visibility.Viewer, phase: Phase) -> dict:
+    """What ``viewer`` (a living player) may do in ``phase`` now: ``resolution.order_options`` for his seat, with its
+    messages (``why_not``, each card's ``reason``) in the active language. Only his own cards are in it."""
+    seats = list(game.seats.order_by("position"))
+    own = next(s for s in seats if s.pk == viewer.seat.pk)
+    options = resolution.order_options(
+        state=game.state,
+        phase=PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors),
+        seat=services.seat_info(own), seats=[services.seat_info(s) for s in seats])
+    name = card_namer(collection_for_game(game))
+    options = dict(options)
+    options["why_not"] = _msg(options.get("why_not"))
+    options["cards"] = [{**c, "reason": _msg(c.get("reason"), c.get("reason_params"), name)}
+                        for c in options.get("cards", [])]
+    return options
+
+
+def _msg(msgid: Any, params: Any = None, name: Callable[[str], str] = str) -> str:
+    """An engine message in the active language. With ``params`` (a dict) ``msgid`` is the bare message and the
+    params are filled in here, card slugs as display names; without, it is shown as the engine gave it."""
+    if not msgid:
+        return ""
+    text = _(str(msgid))
+    if not isinstance(params, Mapping):
+        return text
+    params = {k: name(v) if k in ("card", "named_card") and isinstance(v, str) else v for k, v in params.items()}
+    try:
+        return text % params
+    except (KeyError, TypeError, ValueError):
+        return text
+
+
+def describe_order(payload: Mapping[str, Any] | None, *, cards: Mapping[int, str], name: Callable[[str], str],
+                   seat_names: Mapping[int, str]) -> list[str]:
+    """An order payload as sentences in the active language, one per play (and one for a discard), with card and
+    character names: ``["Pistol (Hand) → Boris", "Letter (Sleeve) → Clara · message: “hi”"]``. ``cards`` maps
+    the player's uids to kinds; payload entries may also name slugs (``pay``, ``cards``, ``discard``)."""
+    if payload is None:
+        return [_("Withdrawn")]
+
+    def card(ref: Any) -> str:
+        if isinstance(ref, str):
+            return name(ref)
+        return name(cards[ref]) if ref in cards else f"#{ref}"
+
+    def who(ref: Any) -> str:
+        return seat_names.get(ref, "?") if ref is not None else "—"
+
+    lines = []
+    for play in payload.get("plays") or []:
+        kind = play.get("card") or cards.get(play.get("uid"), "")
+        head = f"{name(kind)} ({CONTAINER_NAMES.get(play.get('from'), play.get('from', ''))})"
+        parts = []
+        if play.get("targets"):
+            parts.append(" → ".join([head] + [who(t) for t in play["targets"]]))
+        elif "target" in play:
+            parts.append(f"{head} → {who(play['target'])}")
+        else:
+            parts.append(head)
+        if play.get("named_card"):
+            parts.append(_("naming %(card)s") % {"card": name(play["named_card"])})
+        if play.get("text"):
+            parts.append(_("message: “%(text)s”") % {"text": play["text"]})
+        if play.get("cards"):
+            parts.append(_("to the Sleeve: %(cards)s") % {"cards": ", ".join(card(c) for c in play["cards"])})
+        if play.get("pay"):
+            parts.append(_("paid with %(cards)s") % {"cards": ", ".join(card(c) for c in play["pay"])})
+        if play.get("pay_hand"):
+            parts.append(_("paid from the Hand with %(cards)s")
+                         % {"cards": ", ".join(card(c) for c in play["pay_hand"])})
+        lines.append(" · ".join(parts))
+    if payload.get("discard"):
+        lines.append(_("Discard two Hand cards instead of playing: %(cards)s")
+                     % {"cards": ", ".join(card(c) for c in payload["discard"])})
+    return lines or [_("No cards played")]
+
+
+def _own_cards(seat) -> dict[int, str]:
+    """uid → kind of the player's Hand, Sleeve and discard pile (never his deck: its order is secret, FM-4.6)."""
+    box = Containers.from_dict((seat.data or {}).get("cards"))
+    return {c.uid: c.kind for c in [*box.hand, *box.sleeve, *box.discard]}
+
+
+def order_panel(*, game: Game, viewer: visibility.Viewer, form: OrderForm | None = None, notice: str = "",
+                full_page: bool = False) -> dict:
+    """Everything ``_orders.html`` shows to ``viewer``: the order form built from his ``order_options`` (the
+    bound ``form`` after a POST, else one showing his current order), his current order and its versions, in
+    readable sentences. ``{"closed": message}`` when he can't order now (see :func:`_ordering_phase`)."""
+    try:
+        phase = _ordering_phase(game, viewer)
+    except ServiceError as exc:
+        return {"closed": str(exc), "notice": notice, "game": game, "full_page": full_page}
+    seat = viewer.seat
+    options = form.options if form is not None else order_options_for(game=game, viewer=viewer, phase=phase)
+    versions = list(visibility.orders(viewer, phase).filter(seat=seat).order_by("version"))
+    current = versions[-1] if versions and versions[-1].payload is not None else None
+    by_uid = {c["uid"]: c for c in options.get("cards", [])}
+    if form is None:
+        form = OrderForm(options=options, initial=initial_from_payload(current.payload if current else None, by_uid))
+    collection = collection_for_game(game)
+    name = card_namer(collection)
+    language = translation.get_language() or "ru"
+    seat_names = dict(game.seats.values_list("pk", "display_name"))
+    own_cards = _own_cards(seat)
+
+    def describe(order: Order) -> list[str]:
+        return describe_order(order.payload, cards=own_cards, name=name, seat_names=seat_names)
+
+    picked = form.picked()
+    rows = [_card_row(card, form, picked, options, collection, name, language) for card in options.get("cards", [])]
+    mode = form.current_mode()
+    discard_values = set(picked["discard"])
+    return {
+        "game": game,
+        "phase": phase,
+        "full_page": full_page,
+        "notice": notice,
+        "can_order": bool(options.get("can_order")),
+        "why_not": options.get("why_not", ""),
+        "form_errors": form.non_field_errors() if form.is_bound else [],
+        "mode": mode,
+        "modes": [(PLAY, MODE_LABELS[PLAY]), (DISCARD, MODE_LABELS[DISCARD])],
+        "can_discard_two": bool(options.get("can_discard_two")),
+        "discard": {
+            "choices": [{"uid": c["uid"], "name": name(c["kind"]), "checked": c["uid"] in discard_values}
+                        for c in options.get("hand", [])],
+            "errors": form.errors.get("discard", []) if form.is_bound else [],
+        },
+        "groups": [
+            {"name": group, "legend": legend, "help": help_text, "input": "checkbox" if group == "free" else "radio",
+             "rows": [r for r in rows if r["group"] == group], "none": not picked[group],
+             "errors": form.errors.get(group, []) if form.is_bound else [],
+             # FM-5.3: discarding two cards replaces both slot plays (free cards may go along).
+             "disabled": mode == DISCARD and group != "free"}
+            for group, legend, help_text in GROUPS],
+        "current": {"version": current.version, "created_at": current.created_at, "lines": describe(current)}
+        if current else None,
+        "history": [{"version": o.version, "created_at": o.created_at, "lines": describe(o),
+                     "withdrawn": o.payload is None} for o in reversed(versions)],
+    }
+
+
+def _card_row(card: Mapping[str, Any], form: OrderForm, picked: Mapping[str, list[int]], options: Mapping[str, Any],
+              collection, name: Callable[[str], str], language: str) -> dict:
+    """One card of the form: its name, effect, price, timing, whether it can be played now (else why not) and the
+    inputs it needs once picked (target, second target, message, named card, cards to stash, price cards).
+    ``picked`` is :meth:`OrderForm.picked`; ``collection`` the game's :class:`cards.domain.Collection`."""
+    uid = card["uid"]
+    kind = collection[card["kind"]] if card["kind"] in collection else None
+    group = "free" if card.get("free") else card["from"]
+    errors = form.errors if form.is_bound else {}
+    row = {
+        "uid": uid, "kind": card["kind"], "name": name(card["kind"]), "group": group, "from": card["from"],
+        "where": CONTAINER_NAMES.get(card["from"], ""),
+        "text": kind.text(language) if kind else "", "free": bool(card.get("free")), "price": card.get("price", 0),
+        "timing": TIMING_NAMES.get(card.get("timing"), ""), "playable": bool(card.get("playable")),
+        "reason": card.get("reason", ""), "picked": uid in picked["hand"] + picked["sleeve"] + picked["free"],
+        "errors": form.card_errors.get(uid, []), "inputs": [],
+    }
+    if not (row["playable"] or row["picked"]):
+        return row
+    inputs = row["inputs"]
+    target = card.get("target", "none")
+
+    def selected(field: str) -> str:
+        value = form.value(field)
+        return "" if value is None else str(value)
+
+    def people(field: str, label, choices) -> dict:
+        current = selected(field)
+        return {"type": "select", "name": field, "label": label, "errors": errors.get(field, []),
+                "choices": [("", "—", current == "")] + [(str(p["id"]), p["name"], str(p["id"]) == current)
+                                                          for p in choices]}
+
+    if target in ("one", "one_card", "one_text"):
+        inputs.append(people(f"target_{uid}", _("Target"), options.get("targets", [])))
+    elif target == "dead":
+        inputs.append(people(f"target_{uid}", _("Dead character"), options.get("dead_targets", [])))
+    elif target == "two":
+        inputs.append(people(f"target_{uid}", _("Whose targeted cards"), options.get("targets", [])))
+        inputs.append(people(f"target2_{uid}", _("Now target"), options.get("targets", [])))
+    if target == "one_card":
+        current = selected(f"named_{uid}")
+        inputs.append({"type": "select", "name": f"named_{uid}", "label": _("Card you name"),
+                       "errors": errors.get(f"named_{uid}", []),
+                       "choices": [("", "—", current == "")] + sorted(
+                           ((s, name(s), s == current) for s in options.get("named_cards", [])), key=lambda c: c[1])})
+    if target == "one_text":
+        inputs.append({"type": "text", "name": f"text_{uid}", "label": _("Message (no links, FM-9.4)"),
+                       "value": selected(f"text_{uid}"), "maxlength": MAX_TEXT,
+                       "errors": errors.get(f"text_{uid}", [])})
+    if card.get("needs_cards"):
+        chosen = {str(v) for v in form.value(f"cards_{uid}") or []}
+        inputs.append({"type": "checkboxes", "name": f"cards_{uid}", "label": _("Hand cards to move to the Sleeve "
+                                                                                "(up to two)"),
+                       "errors": errors.get(f"cards_{uid}", []),
+                       "choices": [(str(c["uid"]), name(c["kind"]), str(c["uid"]) in chosen, False)
+                                   for c in options.get("hand", []) if c["uid"] != uid]})
+    if card.get("price"):
+        value = form.value(f"pay_{uid}")
+        # Unbound and no price cards in the current order: tick the ones the engine would take (FM-5.7).
+        chosen = {str(v) for v in (value if value or form.is_bound else card.get("payers", []))}
+        inputs.append({"type": "checkboxes", "name": f"pay_{uid}",
+                       "label": _("Price %(price)s: Sleeve cards that pay it") % {"price": card["price"]},
+                       "help": _("If you tick none, the first eligible cards of your Sleeve pay (FM-5.7)."),
+                       "errors": errors.get(f"pay_{uid}", []),
+                       "choices": [(str(c["uid"]), name(c["kind"]) if c.get("can_pay") else
+                                    _("%(card)s (can't pay a price)") % {"card": name(c["kind"])},
+                                    str(c["uid"]) in chosen, not c.get("can_pay"))
+                                   for c in options.get("sleeve", []) if c["uid"] != uid]})
+        row["payers"] = [name(c["kind"]) for c in options.get("sleeve", []) if str(c["uid"]) in chosen]
+    return row
+
+
+def _phase_label(phase: Phase | None, game: Game) -> str:
+    if phase is None:
+        return _("Start of the game")
+    phase.game = game  # the label needs the module; don't load the game again for every phase
+    return phase.label
+
+
+def resolution_trace(viewer: visibility.Viewer) -> list[dict]:
+    """The master's resolution trace (§6): per resolved phase, newest first, its ``fm.t_*`` master entries in
+    resolution order as ``{"layer", "step", "text"}`` rows. Empty for whoever may not read master entries (players
+    and spectators while the game runs: ``visibility.log_entries`` decides)."""
+    entries = (visibility.log_entries(viewer).filter(visibility=LogEntry.Visibility.MASTER, kind__startswith="fm.t_")
+               .order_by("-phase__ordinal", "created_at", "id"))
+    phases: list[dict] = []
+    for entry in entries:
+        if not phases or phases[-1]["phase_id"] != entry.phase_id:
+            phases.append({"phase_id": entry.phase_id, "label": _phase_label(entry.phase, viewer.game), "rows": []})
+        data = entry.data or {}
+        phases[-1]["rows"].append({"layer": data.get("layer", ""), "step": data.get("step", ""),
+                                   "text": entry.text()})
+    return phases
+
+
+def private_results(viewer: visibility.Viewer) -> list[dict]:
+    """What the viewer's own seat was told, per phase, newest first: his seat's entries and his groups' (e.g. the
+    Mafia's), each as ``{"text", "group"}``. Empty without a seat; never another seat's entries, even after the
+    game (when the visibility layer would show them)."""
+    seat = viewer.seat
+    if seat is None:
+        return []
+    groups = GroupMembership.objects.filter(seat=seat).values("group")
+    entries = (visibility.log_entries(viewer)
+               .filter(Q(visibility=LogEntry.Visibility.SEAT, seat=seat)
+                       | Q(visibility=LogEntry.Visibility.GROUP, group__in=groups))
+               .order_by("-phase__ordinal", "created_at", "id"))
+    phases: list[dict] = []
+    for entry in entries:
+        key = entry.phase_id or 0
+        if not phases or phases[-1]["key"] != key:
+            phases.append({"key": key, "label": _phase_label(entry.phase, viewer.game), "entries": []})
+        phases[-1]["entries"].append({"text": entry.text(), "group": entry.group})
+    # Where entries without a phase (the deal, before Night 1) sort depends on the database: put them last.
+    return [p for p in phases if p["key"]] + [p for p in phases if not p["key"]]
+
+
+# == pages ==========================================================================================================
+
+
+def _game(request, pk: int) -> Game:
+    return visibility.game_or_404(request.user, pk, module=MODULE)
+
+
+def _back(game: Game) -> HttpResponseRedirect:
+    return HttpResponseRedirect(game.get_absolute_url() + "#fm-orders")
+
+
+def _render(request, panel: dict, status: int = 200):
+    if request.htmx:
+        return render(request, "forum_mafia/_orders.html", {"o": panel, "game": panel["game"]}, status=status)
+    return HttpResponse(_PAGE.render({"o": {**panel, "full_page": True}, "game": panel["game"]}, request),
+                        status=status)
+
+
+def _flash(request, exc: ServiceError) -> None:
+    for msgs in exc.errors.values():
+        for msg in msgs:
+            messages.error(request, msg)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def orders(request, pk: int):
+    """The order form (FM-5). GET: the form (the htmx partial, or a page of its own without htmx). POST with
+    ``action=submit``: store a new version through ``services.order_submit`` (then back to the game page, or the
+    re-rendered partial under htmx); refused, the form comes back with every reason next to its input (status 400
+    without htmx). POST without ``action`` (htmx, a card was picked): re-render the form with the inputs it needs."""
+    game = _game(request, pk)
+    viewer = visibility.viewer_for(request.user, game)
+    if request.method == "GET":
+        return _render(request, order_panel(game=game, viewer=viewer))
+    try:
+        phase = _ordering_phase(game, viewer)
+    except ServiceError as exc:
+        if request.htmx:
+            return _render(request, order_panel(game=game, viewer=viewer))
+        _flash(request, exc)
+        return _back(game)
+    form = OrderForm(request.POST, options=order_options_for(game=game, viewer=viewer, phase=phase))
+    if request.POST.get("action") != "submit":
+        form.is_valid()  # show the form as posted: picks, inputs and any unparsable value
+        return _render(request, order_panel(game=game, viewer=viewer, form=form))
+    if form.is_valid():
+        try:
+            services.order_submit(phase=phase, user=request.user, payload=form.payload())
+        except ServiceError as exc:
+            form.add_service_errors(exc.errors)
+        else:
+            notice = _("Your order is saved. You can change it until the deadline.")
+            if request.htmx:
+                return _render(request, order_panel(game=game, viewer=viewer, notice=notice))
+            messages.success(request, notice)
+            return _back(game)
+    response = _render(request, order_panel(game=game, viewer=viewer, form=form))
+    if not request.htmx:
+        response.status_code = 400
+    return response
+
+
+@require_POST
+@login_required
+def withdraw(request, pk: int):
+    """Withdraw the current order (FM-5.6: a new version with no payload; the earlier ones stay in the history)."""
+    game = _game(request, pk)
+    phase = open_order_phase(game)
+    try:
+        if phase is None:
+            raise ServiceError(_("No night or day is open for orders now."), code="state")
+        services.order_withdraw(phase=phase, user=request.user)
+    except ServiceError as exc:
+        notice, ok = str(exc), False
+    else:
+        notice, ok = _("Your order was withdrawn."), True
+    if request.htmx:
+        viewer = visibility.viewer_for(request.user, game)
+        return render(request, "forum_mafia/_orders.html",
+                      {"o": order_panel(game=game, viewer=viewer, notice=notice), "game": game})
+    (messages.success if ok else messages.error)(request, notice)
+    return _back(game)
+
+
+# == API ============================================================================================================
+
+
+#: One card of ``order_options`` (its ``from`` key is a Python keyword, hence the class built with ``type``).
+FmOrderCardSerializer = type("FmOrderCardSerializer", (serializers.Serializer,), {
+    "__doc__": "A Hand or Sleeve card of the caller and whether he may play it now.",
+    "uid": serializers.IntegerField(),
+    "kind": serializers.CharField(help_text=gettext_lazy("Card slug (§11).")),
+    "from": serializers.ChoiceField(choices=["hand", "sleeve"]),
+    "free": serializers.BooleanField(),
+    "price": serializers.IntegerField(),
+    "timing": serializers.ChoiceField(choices=["night", "day", "any"]),
+    "target": serializers.ChoiceField(choices=["none", "one", "two", "dead", "one_card", "one_text"]),
+    "needs_cards": serializers.BooleanField(),
+    "playable": serializers.BooleanField(),
+    "reason": serializers.CharField(allow_blank=True, help_text=gettext_lazy("Why it can't be played now.")),
+    "payers": serializers.ListField(child=serializers.IntegerField(),
+                                    help_text=gettext_lazy("The Sleeve uids that would pay its price by default.")),
+})
+
+
+class FmPersonSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class FmHandCardSerializer(serializers.Serializer):
+    uid = serializers.IntegerField()
+    kind = serializers.CharField()
+
+
+class FmSleeveCardSerializer(FmHandCardSerializer):
+    can_pay = serializers.BooleanField()
+
+
+class FmOrderOptionsSerializer(serializers.Serializer):
+    """What the caller may order now (FM-5): the shape of ``resolution.order_options``."""
+
+    can_order = serializers.BooleanField()
+    why_not = serializers.CharField(allow_blank=True)
+    cards = FmOrderCardSerializer(many=True)
+    targets = FmPersonSerializer(many=True, help_text=gettext_lazy("Living others you may target now."))
+    dead_targets = FmPersonSerializer(many=True, help_text=gettext_lazy("Dead characters (autopsy)."))
+    can_discard_two = serializers.BooleanField()
+    hand = FmHandCardSerializer(many=True)
+    sleeve = FmSleeveCardSerializer(many=True)
+    named_cards = serializers.ListField(child=serializers.CharField(),
+                                        help_text=gettext_lazy("Card slugs an accusation may name."))
+
+
+class OrderOptionsView(APIView):
+    """``GET /api/games/<id>/order-options/``: what the caller's own seat may order in the open night or day
+    (cards playable now with their price, timing and targeting, targets, the FM-5.3 discard option). Errors: 403
+    ``forbidden`` without a seat (master, spectators), 403 ``not_allowed`` for a dead character, 409 ``state``
+    when no night or day is open, 404 for a game the caller can't see or that is not forum Mafia."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=FmOrderOptionsSerializer)
+    def get(self, request, pk):
+        game = _game(request, pk)
+        viewer = visibility.viewer_for(request.user, game)
+        phase = _ordering_phase(game, viewer)
+        return Response(order_options_for(game=game, viewer=viewer, phase=phase))
+
