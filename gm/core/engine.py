@@ -189,6 +189,9 @@ class GameModule:
     #: URL name of the module's own signup page (shell); when set, the core's generic join is refused and the game
     #: page links there instead (forum Mafia signups claim a public role and take the pledges, FM-2).
     signup_view: str = ""
+    #: Whether the module's own template (``template_name``) holds the order form, so the core's generic JSON order
+    #: box is not shown (forum Mafia's card-by-card form).
+    own_order_form: bool = False
 
     # -- pure engine hooks -------------------------------------------------------------------------------
     def validate_options(self, options: Mapping[str, Any]) -> dict:

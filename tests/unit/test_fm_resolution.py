@@ -406,7 +406,8 @@ def test_card_accusation_is_public_4_damage_if_right_2_to_you_if_wrong():
                                             {"card": "martial_art", "from": "sleeve", "target": "C"})}, phase=N1)
     assert night.fm["last_night"] == {str(night.id("B")): ["pistol"]}  # role cards don't count
     right = run(night.state, night.seats, {"A": play("accusation", target="B", named_card="pistol")}, phase=D1)
-    assert right.public("fm.accusation") == [{"player": "A", "target": "B", "named_card": "pistol", "hit": True}]
+    assert right.public("fm.accusation") == [{"player": "A", "target": "B", "named_card": "pistol", "hit": True,
+                                              "amount": 4}]
     assert len(right.hand("B")) == len(night.hand("B")) - 4
     wrong = run(night.state, night.seats, {"A": play("accusation", target="B", named_card="martial_art")}, phase=D1)
     assert wrong.public("fm.accusation")[0]["hit"] is False

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils import translation
+from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -15,7 +16,7 @@ from cards.collection_data import CARDS
 from cards.containers import Containers, hide_deck_order
 from cards.deckbuilding import MESSAGES as CARD_MESSAGES
 from cards.deckrules import COLOUR_NAMES
-from gm.core.engine import Event, GameModule, PhaseSpec, Resolution, RuleError, RuleViolation
+from gm.core.engine import GameModule, PhaseSpec, Resolution, RuleError, RuleViolation
 
 from . import engine, resolution
 from .roles import FACTION_NAMES, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
@@ -201,8 +202,8 @@ def render_resolution_event(kind: str, data: Mapping[str, Any]) -> str:
         except (KeyError, TypeError, ValueError):
             p["reason"] = gettext(text)
     if "hit" in p:
-        p["result"] = gettext("right, the accused takes 4 damage") if data["hit"] else \
-            gettext("wrong, the accuser takes 2 damage")
+        p["result"] = (gettext("right, the accused takes %(amount)s damage") if data["hit"] else
+                       gettext("wrong, the accuser takes %(amount)s damage")) % {"amount": data.get("amount", "?")}
     if kind == "fm.t_recon":
         p["result"] = _recon_result(data)
     if kind == "fm.recon_damage_sources" and not data.get("damaged"):
@@ -212,6 +213,17 @@ def render_resolution_event(kind: str, data: Mapping[str, Any]) -> str:
         return str(template) % p
     except (KeyError, TypeError, ValueError):
         return str(template)
+
+
+_lazy_card_name = lazy(card_name, str)
+
+
+def _named(error: RuleError) -> RuleError:
+    """``error`` with its ``card``/``named_card`` slug params shown as card names (rendered lazily, so in the
+    language active when the message is shown)."""
+    params = {k: _lazy_card_name(v) if k in ("card", "named_card") and isinstance(v, str) else v
+              for k, v in error.params.items()}
+    return RuleError(error.message, field=error.field, rule=error.rule, params=params)
 
 
 class ForumMafiaModule(GameModule):
@@ -240,6 +252,8 @@ class ForumMafiaModule(GameModule):
     }
     template_name = "forum_mafia/panel.html"
     signup_view = "forum_mafia:signup"
+    own_order_form = True
+    scenario_runner = "gm.modules.forum_mafia.scenario.run"
 
     # -- engine hooks ----------------------------------------------------------------------------------------
     def validate_options(self, options: Mapping[str, Any]) -> dict:
@@ -267,7 +281,11 @@ class ForumMafiaModule(GameModule):
         if phase.kind == engine.DECKBUILDING:
             raise RuleViolation([RuleError(_("During deck building there are no orders: build your deck in the deck "
                                              "builder."), rule="FM-4.5")])
-        return resolution.validate_order(state=state, phase=phase, seat=seat, seats=seats or [seat], payload=payload)
+        try:
+            return resolution.validate_order(state=state, phase=phase, seat=seat, seats=seats or [seat],
+                                             payload=payload)
+        except RuleViolation as exc:  # card slugs in the messages become card names in the reader's language
+            raise RuleViolation([_named(e) for e in exc.errors]) from None
 
     def resolve(self, *, state, phase, seats, orders, rng):
         """Deck building opens the game (FM-4.5); a night or day resolves by FM-6 (:func:`.resolution.resolve`)."""

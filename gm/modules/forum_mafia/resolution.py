@@ -28,8 +28,9 @@ to the FM-5.3 discard (they use no slot); information sees orders as given (orig
 included, voided ones not); several redirects of one character: the first in ring order applies; bodyguards do not
 chain and the first in ring order guards; ``last_stand`` returns the last card lost from the Hand this phase;
 ``reserve`` on a short deck moves what there is (moving is not drawing, so no mulligans); L6 runs stash, reserve,
-pickpocket, arson, hack, stimulant draws, returns of ``unlimited_plan``, each in ring order; a game where no living
-character can still meet a goal of FM-10.1–10.3 ends with no winner.
+pickpocket, arson, hack, stimulant draws, returns of ``unlimited_plan``, then the extra draws of ``advice`` and
+``coffee`` (the reference's "extra draws" of L6 — ``first_aid`` alone draws "after damage", at L8), each in ring
+order; a game where no living character can still meet a goal of FM-10.1–10.3 ends with no winner.
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cards.containers import Containers, ContainerError
+from cards.containers import ContainerError, Containers
 from cards.deckrules import SECRET_ROLE_COLOURS
 from cards.domain import CardInstance, CardKind, Collection
 from gm.core.engine import Event, Outcome, PhaseInfo, PhaseSpec, Resolution, RuleError, RuleViolation, SeatInfo
@@ -52,6 +53,8 @@ def _(s: str) -> str:
 
 
 NIGHT, DAY = "night", "day"
+#: Provenances of cards "a role puts into the Sleeve" (FM-8): they pay no price and ground no accusation.
+ROLE_PROVENANCES = ("role", "ability")
 TARGETED = ("one", "two", "one_card", "one_text", "dead")
 #: Cards whose one target a ``redirect`` may move (FM-6 L3): every card aimed at one living character.
 REDIRECTABLE = ("one", "one_card", "one_text")
@@ -93,7 +96,8 @@ REASONS: dict[str, tuple[str, str]] = {
     "text_too_long": ("FM-9.4", _("The message is longer than %(max)s characters.")),
     "text_link": ("FM-9.4", _("Messages may not contain links or references (found “%(found)s”): remove it.")),
     "stash_cards": ("FM-5.2", _("Name one or two other cards of your Hand to move to the Sleeve.")),
-    "price_unpaid": ("FM-5.7", _("“%(card)s” costs %(price)s and your Sleeve has only %(have)s cards that can pay it.")),
+    "price_unpaid": ("FM-5.7",
+                     _("“%(card)s” costs %(price)s and your Sleeve has only %(have)s cards that can pay it.")),
     "bad_pay": ("FM-5.7", _("Name exactly %(price)s Sleeve cards that can pay the price of “%(card)s”.")),
     "bad_pay_hand": ("FM-8", _("Only the cultist pays with Hand cards, at most two per phase.")),
     "too_many_plays": ("FM-5.2", _("Too many plays in one order.")),
@@ -242,8 +246,9 @@ def _pick(containers: Containers, source: str, ref: Any, used: set[int]) -> Card
 
 
 def _can_pay(inst: CardInstance, collection: Collection) -> bool:
-    """FM-5.7/FM-8: role cards can't pay a price, except those whose effect says so (``dummy``)."""
-    if inst.provenance != "role":
+    """FM-5.7/FM-8: cards a role put into play (start cards, and those its ability gives: geek, looter) can't pay a
+    price, except those whose effect says so (``dummy``)."""
+    if inst.provenance not in ROLE_PROVENANCES:
         return True
     kind = collection.kinds.get(inst.kind)
     return bool(kind and kind.effect.get("pays_price"))
@@ -376,7 +381,10 @@ class _Checker:
             play.targets = list(_as_list(raw.get("targets")))
             play.named_card = raw.get("named_card") or ""
             play.text = raw.get("text") or ""
-            play.cards = self._refs(_as_list(raw.get("cards")), "hand", used | {inst.uid})
+            try:
+                play.cards = self._refs(_as_list(raw.get("cards")), "hand", used | {inst.uid})
+            except LookupError:  # not a price problem: the cards to move (stash) are not in the Hand
+                return play, Problem(index, "cards", "stash_cards", {"card": slug})
             play.pay = None if raw.get("pay") is None else self._refs(_as_list(raw.get("pay")), "sleeve",
                                                                         used | {inst.uid})
             play.pay_hand = self._refs(_as_list(raw.get("pay_hand")), "hand", used | {inst.uid})
@@ -391,10 +399,12 @@ class _Checker:
     def _refs(self, refs: list, source: str, used: set[int]) -> list[int]:
         """Uids of the instances named by ``refs`` in ``source`` (each once); ``LookupError`` if one is missing."""
         uids: list[int] = []
+        # A slug takes the first instance that no uid of ``refs`` names: ["coffee", 12] with 12 a coffee too.
+        named = {ref for ref in refs if isinstance(ref, int) and not isinstance(ref, bool)}
         for ref in refs:
             if not isinstance(ref, (int, str)) or isinstance(ref, bool):
                 raise ValueError("cards are named by uid or slug")
-            inst = _pick(self.c, source, ref, used | set(uids))
+            inst = _pick(self.c, source, ref, used | set(uids) | (named if isinstance(ref, str) else set()))
             if inst is None:
                 raise LookupError(ref)
             uids.append(inst.uid)
@@ -523,9 +533,10 @@ def order_options(*, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo,
                   seats: Sequence[SeatInfo]) -> dict:
     """What ``seat`` may do in ``phase`` now (FM-5.2, FM-5.3, FM-5.5, FM-5.7), for the order form:
     ``{"can_order", "why_not", "cards": [{"uid", "kind", "from", "free", "price", "timing", "target",
-    "needs_cards", "playable", "reason", "payers"}], "targets": [{"id", "name"}], "dead_targets": [...],
-    "can_discard_two", "hand": [{"uid", "kind"}], "sleeve": [{"uid", "kind", "can_pay"}], "named_cards"}``.
-    ``reason`` is a translatable text with its params already filled in."""
+    "needs_cards", "playable", "reason", "reason_params", "payers"}], "targets": [{"id", "name"}],
+    "dead_targets": [...], "can_discard_two", "hand": [{"uid", "kind"}], "sleeve": [{"uid", "kind", "can_pay"}],
+    "named_cards"}``. ``reason`` is a msgid (the shell translates it) whose ``%(…)s`` come from ``reason_params``
+    (card slugs under ``card``)."""
     checker = _checker(state, phase, seat, seats)
     c, collection = checker.c, checker.collection
     playing = phase.kind in (NIGHT, DAY) and seat.alive
@@ -557,13 +568,13 @@ def order_options(*, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo,
             if problem and problem.code in ("unknown_target", "needs_two_targets", "stash_cards"):
                 problem = Problem(0, "target", "needs_target", {"card": card.slug}) if card.target != "none" \
                     else problem
-            reason = ""
-            if problem is not None:
-                reason = REASONS[problem.code][1] % problem.params if problem.params else REASONS[problem.code][1]
             cards.append({"uid": inst.uid, "kind": inst.kind, "from": source, "free": play.free, "price": card.price,
                           "timing": card.timing, "target": card.target,
                           "needs_cards": bool(card.effect.get("move") and card.effect.get("from") == "hand"),
-                          "playable": playing and problem is None, "reason": reason, "payers": list(play.pay or [])})
+                          "playable": playing and problem is None,
+                          "reason": REASONS[problem.code][1] if problem else "",
+                          "reason_params": dict(problem.params) if problem else {},
+                          "payers": list(play.pay or [])})
     return {
         "can_order": playing,
         "why_not": "" if playing else _("There is nothing to order in this phase."),
@@ -827,7 +838,7 @@ class _Resolver:
             self.hits.append(_Hit(play.seat, play.seat, int(play.effect.get("else_self_damage", 0)), False, play.kind,
                                   own_card=True))
         self.public("fm.accusation", player=self.name(play.seat), target=self.name(target),
-                    named_card=play.named_card, hit=hit)
+                    named_card=play.named_card, hit=hit, amount=self.hits[-1].amount)
         self.trace("L5", "accusation", player=self.name(play.seat), target=self.name(target),
                    named_card=play.named_card, hit=hit)
 
@@ -878,6 +889,7 @@ class _Resolver:
             if eff.get("returns_to_sleeve"):
                 self.c[play.seat].move(play.uid, "sleeve", "discard")
                 self.trace("L6", "returns", player=self.name(play.seat), card=play.kind)
+        self._extra_draws(after_damage=False)
 
     @staticmethod
     def _in(c: Containers, uid: int, container: str) -> bool:
@@ -943,7 +955,7 @@ class _Resolver:
         self._pending_discards()
         for seat in self.seats:
             self._damage_discards(seat)
-        self._extra_draws()
+        self._extra_draws(after_damage=True)
         self._monks()
         deaths = self._deaths()
         self._interrogations()
@@ -999,17 +1011,19 @@ class _Resolver:
         if drawn:
             self.tell(seat.id, "fm.drew", cards=[i.kind for i in drawn])
 
-    def _extra_draws(self) -> None:
+    def _extra_draws(self, *, after_damage: bool) -> None:
+        """§11 ``advice``/``coffee`` draw with the other card movements (L6, "extra draws"), so their cards can be
+        lost to this phase's damage; ``first_aid`` draws "after damage" (L8, after the damage discards)."""
         for play in self.live():
             eff = play.effect
-            if not eff.get("draw") or eff.get("when") == "now":
+            if not eff.get("draw") or eff.get("when") == "now" or (eff.get("after") == "damage") != after_damage:
                 continue
             who = play.seat if eff.get("self") else play.final_target
             if not self.alive.get(who):
                 continue
             drawn = self.c[who].draw("hand", int(eff["draw"]))
-            self.trace("L8", "draw", player=self.name(who), card=play.kind, cards=[i.kind for i in drawn],
-                       source=self.name(play.seat))
+            self.trace("L8" if after_damage else "L6", "draw", player=self.name(who), card=play.kind,
+                       cards=[i.kind for i in drawn], source=self.name(play.seat))
             self.tell(who, "fm.drew", cards=[i.kind for i in drawn])
 
     def _monks(self) -> None:
@@ -1069,7 +1083,8 @@ class _Resolver:
                 self.trace("L8", "poisoned", player=self.name(play.final_target), phases=int(delayed["phases"]))
         fm["poison"] = poison
         fm["jail"] = {k: v - 1 for k, v in fm["jail"].items() if int(v) - 1 > 0}
-        fm["handcuffs"] = {k: v for k, v in fm["handcuffs"].items() if self.night is False or int(v) > self.phase.number}
+        fm["handcuffs"] = {k: v for k, v in fm["handcuffs"].items()
+                           if not self.night or int(v) > self.phase.number}
         for play in self.live():
             if play.effect.get("forbid") == "targeted_plays":
                 number = self.phase.number + (1 if self.phase.kind == DAY else 0)
@@ -1078,7 +1093,7 @@ class _Resolver:
         if self.night:
             fm["last_night"] = {}
             for play in self.plays:  # FM-8: role cards don't ground an accusation
-                if play.provenance != "role":
+                if play.provenance not in ROLE_PROVENANCES:
                     fm["last_night"].setdefault(str(play.seat), []).append(play.kind)
         for play in self.plays:
             for target in ([play.final_target] if play.final_target is not None else []) + list(play.targets):
