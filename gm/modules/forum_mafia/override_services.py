@@ -16,7 +16,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cards.containers import Containers
 from cards.deckrules import ROLE_COLOURS
 from cards.domain import Collection
 from cards.models import current_collection
@@ -25,7 +24,7 @@ from gm.core.engine import PhaseSpec
 from gm.core.models import Game, LogEntry, Phase, Seat
 from gm.core.services import Clock, ServiceError
 
-from . import engine
+from . import engine, table
 from .roles import CUSTOM, MAFIA, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
 
 #: Keys of one player's description (see :func:`game_setup_override`).
@@ -99,35 +98,15 @@ def player_errors(player: Mapping[str, Any], collection: Collection) -> dict[str
 
 
 def seat_data(player: Mapping[str, Any], collection: Collection) -> dict:
-    """The engine's seat data for a valid player description: containers built card by card (Hand and deck cards
-    come from the deck; deck top first), the Sleeve given or else the roles' start cards (FM-3.3, FM-8)."""
-    containers = Containers()
-    for kind in player.get("hand") or []:
-        containers.add(kind, "hand", "deck", collection=collection)
-    for kind in player.get("deck") or []:
-        containers.add(kind, "deck_bottom", "deck", collection=collection)
-    public = player.get("public_role")
-    secret = SECRET_ROLES[player["secret_role"]]
-    sleeve = player.get("sleeve")
-    if sleeve is None:
-        public_role = PUBLIC_ROLE_BY_SLUG.get(public) if isinstance(public, str) else None
-        # The same order as the opening of a real game (engine.open_game): secret role's cards, then public role's.
-        for kind in secret.start_sleeve + (public_role.start_sleeve if public_role else ()):
-            containers.add(kind, "sleeve", "role", collection=collection)
-    else:
-        for item in sleeve:
-            kind, from_role = (item["card"], item.get("from_role", False)) if isinstance(item, dict) else (item, False)
-            containers.add(kind, "sleeve", "role" if from_role else "deck", collection=collection)
-    data: dict[str, Any] = {
-        "secret_role": secret.slug,
-        "faction": secret.faction,
-        "cards": containers.to_dict(),
-        "deck_list": [{"kind": kind} for kind in player.get("deck") or []],
-    }
-    if public is not None:
-        data["public_role"] = public
-    if player.get("colours") is not None:
-        data["joker_colours"] = sorted(player["colours"], key=ROLE_COLOURS.index)
+    """The engine's seat data for a valid player description (:func:`.table.seat_data`): Hand and deck cards come
+    from the deck (deck top first), the Sleeve is the given list or else the roles' start cards (FM-3.3, FM-8)."""
+    colours = player.get("colours")
+    data = table.seat_data(public_role=player.get("public_role"), secret_role=player["secret_role"],
+                           hand=player.get("hand") or [], sleeve=player.get("sleeve"), deck=player.get("deck") or [],
+                           collection=collection,
+                           joker_colours=sorted(colours, key=ROLE_COLOURS.index) if colours is not None else None)
+    if player.get("public_role") is None:
+        data.pop("public_role")
     return data
 
 
