@@ -840,7 +840,7 @@ class _Resolver:
         self.public("fm.accusation", player=self.name(play.seat), target=self.name(target),
                     named_card=play.named_card, hit=hit, amount=self.hits[-1].amount)
         self.trace("L5", "accusation", player=self.name(play.seat), target=self.name(target),
-                   named_card=play.named_card, hit=hit)
+                   named_card=play.named_card, hit=hit, amount=self.hits[-1].amount)
 
     # -- L6 card movement ---------------------------------------------------------------------------------
     def l6_movement(self) -> None:
