@@ -247,7 +247,6 @@ class ForumMafiaModule(GameModule):
         "fm.mafia_decks": _("The Mafia's Hands and decks: %(members)s."),
         "fm.lucky_redeal": _("You redealt your Hand: %(hand)s (%(left)s redeals left)."),
         "fm.engineer_picks": _("Your two guaranteed cards among the first six: %(cards)s."),
-        "fm.phase_passed": _("No orders are taken in this phase yet: the night and day rules arrive with the engine."),
         **RESOLUTION_MESSAGES,
     }
     template_name = "forum_mafia/panel.html"
