@@ -1,0 +1,64 @@
+"""``docs/rules-coverage.md`` stays true: every rule ID of forum Mafia §5, §6 and §10 and every §11 card has a row,
+and every test or scenario file a row names exists (so a renamed or deleted test shows up here)."""
+from __future__ import annotations
+
+import fnmatch
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "rules-coverage.md"
+REFERENCE = ROOT.parent / "shared" / "rules" / "forum-mafia.md"
+SCENARIOS = ROOT / "tests" / "scenarios" / "forum_mafia"
+SECTION = "## Forum Mafia: orders and resolution"
+
+
+def _section() -> str:
+    text = DOC.read_text(encoding="utf-8")
+    assert SECTION in text, "the orders-and-resolution section is missing"
+    return text[text.index(SECTION):]
+
+
+def _aliases(section: str) -> dict[str, Path]:
+    """``U`` = `tests/unit/test_fm_resolution.py` → {"U": path} from the section's legend."""
+    return {alias: ROOT / path for alias, path in re.findall(r"`(\w)` = `(tests/[\w/]+\.py)`", section)}
+
+
+def _test_names(path: Path) -> list[str]:
+    return re.findall(r"^(?:async )?def (test_\w+)", path.read_text(encoding="utf-8"), re.M)
+
+
+def test_every_named_test_and_scenario_exists():
+    section = _section()
+    aliases = _aliases(section)
+    assert {"U", "O"} <= set(aliases), aliases
+    missing = []
+    for alias, pattern in re.findall(r"`(\w)::(test_[\w*]+)`", section):
+        names = _test_names(aliases[alias])
+        if not fnmatch.filter(names, pattern):
+            missing.append(f"{alias}::{pattern}")
+    for path, pattern in re.findall(r"`(tests/[\w/]+\.py)::(test_[\w*]+)`", section):
+        if not fnmatch.filter(_test_names(ROOT / path), pattern):
+            missing.append(f"{path}::{pattern}")
+    files = [p.name for p in SCENARIOS.glob("*") if p.suffix in (".yaml", ".yml", ".json")]
+    for pattern in re.findall(r"`S/([^`]+)`", section):
+        if not fnmatch.filter(files, pattern):
+            missing.append(f"S/{pattern}")
+    assert not missing, f"docs/rules-coverage.md names tests or scenarios that don't exist: {missing}"
+
+
+@pytest.mark.skipif(not REFERENCE.exists(), reason="the rules references (../shared/rules) are not beside the checkout")
+def test_every_rule_id_of_sections_5_6_10_and_every_card_has_a_row():
+    reference = REFERENCE.read_text(encoding="utf-8")
+    section = _section()
+    rows = {m.strip() for m in re.findall(r"^\| ([^|]+) \|", section, re.M)}
+    ids = sorted(set(re.findall(r"\b(FM-(?:5|6|10)\.\d+)\b", reference)))
+    layers = [f"FM-6 L{n}" for n in range(9)]
+    missing = [i for i in ids + layers if i not in rows]
+    table = reference[reference.index("## 11."):]
+    cards = [c for c in re.findall(r"^\| ([a-z_]+) \|", table, re.M) if c != "slug"]
+    assert len(cards) == 43
+    missing += [c for c in cards if f"`{c}`" not in rows]
+    assert not missing, f"no row in docs/rules-coverage.md for {missing}"
