@@ -368,7 +368,7 @@ def test_card_reasons_in_the_viewers_language(night, users, monkeypatch):
     english = element(page(client_for(users["Alice"]), night), f"fm-card-{accusation}")
     assert "“Accusation” can only be played by day." in english
     russian = element(page(client_for(users["Alice"], language="ru"), night), f"fm-card-{accusation}")
-    assert "“Обвинение”" in russian and "“accusation”" not in russian
+    assert "«Обвинение»" in russian and "“accusation”" not in russian
 
 
 # == the order-options API ==========================================================================================

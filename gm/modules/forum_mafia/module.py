@@ -151,7 +151,7 @@ def _recon_result(data: Mapping[str, Any]) -> str:
     if fact in ("players_targeting", "damage_sources"):
         return ", ".join(data.get("players") or []) or "—"
     if fact == "faction":
-        return str(FACTION_NAMES.get(data.get("faction"), data.get("faction")))
+        return gettext(FACTION_NAMES.get(data.get("faction"), data.get("faction") or ""))
     if fact == "secret_role":
         return secret_role_name(data.get("role", ""))
     if fact == "role_colours":
@@ -187,7 +187,7 @@ def render_resolution_event(kind: str, data: Mapping[str, Any]) -> str:
     if "role" in p:
         p["role"] = secret_role_name(p["role"])
     if "faction" in p:
-        p["faction"] = str(FACTION_NAMES.get(p["faction"], p["faction"]))
+        p["faction"] = gettext(FACTION_NAMES.get(p["faction"], p["faction"] or ""))
     if "colours" in p:
         p["colours"] = ", ".join(gettext(COLOUR_NAMES[c]) for c in data["colours"] if c in COLOUR_NAMES)
     if "winner" in p:

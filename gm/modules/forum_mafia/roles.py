@@ -17,7 +17,7 @@ MAFIA_ROLES = ("mafia_boss", "mafia_advisor", "mafia_killer")
 LAW_ROLES = ("sheriff", "commissioner", "doctor", "agent", "judge", "vigilante", "policeman", "detective")
 NEUTRAL_ROLES = ("maniac", "joker", "traitor", "hero")
 #: Faction display names (msgids).
-FACTION_NAMES = {MAFIA: _("Mafia"), LAW: _("Law"), NEUTRAL: _("Neutral")}
+FACTION_NAMES = {MAFIA: _("Mafia"), LAW: _("Law"), NEUTRAL: _("Neutrals")}
 
 
 @dataclass(frozen=True)
