@@ -108,6 +108,27 @@ def _choice(value: str, allowed: tuple[str, ...], name: str) -> str:
     return value
 
 
+#: Card instances read by :meth:`Containers.from_dict`, by their stored fields. Instances are immutable, so equal
+#: stored data can share one object; building them was the largest cost of reading a table (a resolution reads
+#: every seat's containers). Bounded, so a long-running worker never grows it without limit.
+_INTERNED: dict[tuple, CardInstance] = {}
+_INTERNED_MAX = 100_000
+
+
+def _instance(data: Mapping[str, Any]) -> CardInstance:
+    """:meth:`CardInstance.from_dict`, shared through :data:`_INTERNED` (same result, same errors)."""
+    try:
+        key = (data["uid"], data["kind"], data.get("provenance", "deck"), data.get("free", False))
+        inst = _INTERNED.get(key)
+    except (TypeError, KeyError, AttributeError):  # malformed or unhashable: let from_dict report it
+        return CardInstance.from_dict(data)
+    if inst is None:
+        inst = CardInstance.from_dict(data)
+        if len(_INTERNED) < _INTERNED_MAX:
+            _INTERNED[key] = inst
+    return inst
+
+
 def _mulligan(uid: int) -> CardInstance:
     return CardInstance(uid=uid, kind=MULLIGAN, provenance="rule", free=True)
 
@@ -157,7 +178,7 @@ class Containers:
         containers. Raises ``bad_data`` for malformed data, an unknown provenance or duplicate uids."""
         data = data or {}
         try:
-            lists = {name: [CardInstance.from_dict(d) for d in data.get(name) or []] for name in CONTAINERS}
+            lists = {name: [_instance(d) for d in data.get(name) or []] for name in CONTAINERS}
             next_uid = int(data.get("next_uid", 1))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ContainerError("bad_data", "malformed containers data: %(error)s", error=str(exc)) from exc
