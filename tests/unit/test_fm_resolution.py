@@ -902,7 +902,7 @@ def test_FM_10_3_maniac_wins_alone():
 def test_FM_10_4_hero_wins_with_law_if_alive_joker_alone_loses():
     r = _last_blow(S("X", "mafia_killer", hand="tail"), S("H", "hero", hand="tail"),
                    S("H2", "hero", hand="tail", alive=False))
-    assert r.winners == ["law"] and r.winning == ["A", "H"]  # the dead hero met no goal here
+    assert r.winners == ["law", "hero"] and r.winning == ["A", "H"]  # the dead hero met no goal here
     joker = table(S("J", "joker", hand="breach tail"), S("X", "mafia_boss", hand="tail"),
                   S("L", "judge", hand="tail", alive=False))
     r = run(STATE(), joker, {"J": play("breach", target="X")})
@@ -932,6 +932,11 @@ def test_FM_10_6_win_is_checked_at_l8_of_every_phase_day_included():
 ENGINE_KINDS_NOT_REACHED = {
     "fm.t_error",  # a guard for an impossible L1 failure
     "fm.t_redirect_illegal",  # L0 already refuses every illegal second target (self, dead, sociopath)
+    # role abilities (FM-3, FM-8): emitted and rendered in tests/unit/test_fm_abilities.py
+    "fm.ace_received", "fm.hero_named", "fm.hero_goal", "fm.mafia_message", "fm.swapped",
+    "fm.looted", "fm.geek_card", "fm.rebuilt", "fm.hero_left", "fm.joker_left", "fm.t_ace", "fm.t_hero_mark",
+    "fm.t_assassin", "fm.t_hero_goal", "fm.t_hero_goal_not_counted", "fm.t_swapped", "fm.t_looted",
+    "fm.t_geek_card", "fm.t_joker_guess", "fm.t_aces_vanish", "fm.t_rebuilt",
 }
 
 

@@ -19,6 +19,7 @@ PURE_MODULES = [
     "gm.modules.forum_mafia.roles",
     "gm.modules.forum_mafia.engine",
     "gm.modules.forum_mafia.resolution",
+    "gm.modules.forum_mafia.abilities",
     "gm.modules.forum_mafia.table",
 ]
 BANNED_SOURCE = ("random.random(", "random.shuffle(", "random.choice(", "random.seed(", "random.randint(",

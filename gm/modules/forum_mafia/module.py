@@ -73,6 +73,17 @@ RESOLUTION_MESSAGES = {
     "fm.lost_delayed": _("The stimulant wore off: you discarded %(cards)s."),
     "fm.last_stand": _("Last stand: you kept %(cards)s and survive."),
     "fm.message": _("An anonymous message (%(card)s): %(text)s"),
+    # role abilities (FM-3, FM-8)
+    "fm.drew_sleeve": _("You drew into your Sleeve: %(cards)s."),
+    "fm.ace_received": _("An ace appeared in your Sleeve."),
+    "fm.hero_named": _("You named %(target)s as %(guess)s."),
+    "fm.hero_goal": _("Your goal is met: %(goal)s."),
+    "fm.joker_knows": _("%(player)s was %(role)s."),
+    "fm.mafia_message": _("A message from the Mafia: %(text)s"),
+    "fm.swapped": _("You swapped %(cards)s between your Hand and your Sleeve."),
+    "fm.looted": _("You copied the Sleeve of %(target)s: %(cards)s."),
+    "fm.geek_card": _("You took into your Sleeve: %(cards)s."),
+    "fm.rebuilt": _("You rebuilt your deck (%(count)s cards)."),
     # public
     "fm.accusation": _("%(player)s accuses %(target)s of playing %(named_card)s last night: %(result)s."),
     "fm.death": _("%(player)s has died."),
@@ -80,8 +91,10 @@ RESOLUTION_MESSAGES = {
                           "deck."),
     "fm.hand_counts": _("Cards in Hand: %(counts)s."),
     "fm.victory": _("The game is over. Winner: %(winner)s (%(players)s)."),
+    "fm.hero_left": _("%(player)s has met both goals of the hero, wins and leaves the game."),
+    "fm.joker_left": _("%(player)s, the joker, named every secret role %(result)s and leaves the game."),
     # the master's resolution trace
-    "fm.t_order": _("%(player)s orders: %(plays)s; discards instead: %(discard)s."),
+    "fm.t_order": _("%(player)s orders: %(plays)s; discards instead: %(discard)s; abilities: %(abilities)s."),
     "fm.t_void": _("%(player)s: %(card)s is void — %(reason)s"),
     "fm.t_price": _("%(player)s pays for %(card)s with %(cards)s."),
     "fm.t_discard_two": _("%(player)s discards two cards instead of playing: %(cards)s."),
@@ -120,6 +133,18 @@ RESOLUTION_MESSAGES = {
     "fm.t_hand_counts": _("Hand counts published: %(counts)s."),
     "fm.t_victory_check": _("Victory check: %(winner)s. Alive: %(alive)s."),
     "fm.t_error": _("Resolution error: %(detail)s"),
+    "fm.t_ace": _("%(player)s (joker) puts an ace into the Sleeve of %(target)s."),
+    "fm.t_hero_mark": _("%(player)s (hero) names %(target)s as %(guess)s: %(result)s."),
+    "fm.t_assassin": _("%(player)s (assassin) kills %(target)s."),
+    "fm.t_hero_goal": _("%(player)s (hero) meets a goal: %(goal)s."),
+    "fm.t_hero_goal_not_counted": _("Hero goals not counted (Mafia and Traitor are at least half of the living): "
+                                    "%(goals)s."),
+    "fm.t_swapped": _("%(player)s (maniac) swaps %(cards)s between Hand and Sleeve."),
+    "fm.t_looted": _("%(player)s (looter) copies the Sleeve of %(target)s: %(cards)s."),
+    "fm.t_geek_card": _("%(player)s (geek) takes %(cards)s into the Sleeve."),
+    "fm.t_joker_guess": _("%(player)s (joker) submits the mapping: %(result)s."),
+    "fm.t_aces_vanish": _("%(count)s aces of %(player)s vanish."),
+    "fm.t_rebuilt": _("%(player)s rebuilds the deck (%(count)s cards)."),
 }
 
 WINNER_NAMES = {"law": _("Law"), "mafia": _("Mafia and Traitor"), "maniac": _("Maniac"), "none": _("nobody"),
@@ -142,6 +167,28 @@ def _plays(value: Any) -> str:
             text += f" ({card_name(p['named_card'])})"
         parts.append(text)
     return ", ".join(parts) or "—"
+
+
+HERO_GOALS = {"armour": _("your armour saved a member of the Law"),
+              "mark": _("a marked mafioso died as a result of a day")}
+
+
+def ability_name(slug: str) -> str:
+    """A role ability by its role slug: the secret role's name, or the public role's (FM-3, FM-8)."""
+    if slug in SECRET_ROLES:
+        return secret_role_name(slug)
+    return public_role_name(slug)
+
+
+def _ability(d: Mapping[str, Any]) -> str:
+    text = ability_name(d.get("ability", ""))
+    if d.get("mode"):
+        text += f" ({d['mode']})"
+    if d.get("target"):
+        text += f" → {d['target']}"
+    if d.get("guess"):
+        text += f": {secret_role_name(d['guess'])}"
+    return text
 
 
 def _recon_result(data: Mapping[str, Any]) -> str:
@@ -176,6 +223,16 @@ def render_resolution_event(kind: str, data: Mapping[str, Any]) -> str:
             p[key] = _cards(p[key])
     if "plays" in p:
         p["plays"] = _plays(data["plays"])
+    if "abilities" in p:
+        p["abilities"] = ", ".join(_ability(a) for a in data["abilities"] or []) or "—"
+    if "guess" in p:
+        p["guess"] = secret_role_name(p["guess"])
+    if "goal" in p:
+        p["goal"] = str(HERO_GOALS.get(data["goal"], data["goal"]))
+    if "goals" in p:
+        p["goals"] = ", ".join(str(HERO_GOALS.get(g, g)) for g in data["goals"] or [])
+    if "right" in p:
+        p["result"] = gettext("right") if data["right"] else gettext("wrong")
     for key in ("players", "alive"):
         if key in p:
             p[key] = ", ".join(p[key] or []) or "—"

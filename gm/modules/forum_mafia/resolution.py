@@ -45,6 +45,7 @@ from cards.deckrules import SECRET_ROLE_COLOURS
 from cards.domain import CardInstance, CardKind, Collection
 from gm.core.engine import Event, Outcome, PhaseInfo, PhaseSpec, Resolution, RuleError, RuleViolation, SeatInfo
 
+from . import abilities
 from .roles import LAW, MAFIA, SECRET_ROLES
 
 
@@ -101,8 +102,8 @@ REASONS: dict[str, tuple[str, str]] = {
     "bad_pay": ("FM-5.7", _("Name exactly %(price)s Sleeve cards that can pay the price of “%(card)s”.")),
     "bad_pay_hand": ("FM-8", _("Only the cultist pays with Hand cards, at most two per phase.")),
     "too_many_plays": ("FM-5.2", _("Too many plays in one order.")),
-    "abilities_later": ("FM-8", _("Role abilities cannot be ordered on this site yet; the master applies them.")),
 }
+REASONS.update(abilities.REASONS)
 
 _LINK = re.compile(
     r"(https?://|ftp://|www\.|\bt\.me/|[\w.+-]+@[\w-]+\.[\w.-]+|\b[\w-]+\.(com|ru|net|org|ua|io|me|info|su|рф|by|kz)"
@@ -211,10 +212,11 @@ class Problem:
     field: str
     code: str
     params: dict = field(default_factory=dict)
+    group: str = "plays"  # or "abilities": which list ``index`` points into
 
     def rule_error(self) -> RuleError:
         rule, message = REASONS[self.code]
-        name = f"plays.{self.index}.{self.field}" if self.index is not None else self.field
+        name = f"{self.group}.{self.index}.{self.field}" if self.index is not None else self.field
         return RuleError(message, field=name.rstrip("."), rule=rule, params=self.params)
 
 
@@ -227,6 +229,7 @@ class CheckedOrder:
     voided: list[Play] = field(default_factory=list)
     discard: list[int] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    abilities: list[abilities.AbilityUse] = field(default_factory=list)
 
 
 def _as_list(value: Any) -> list:
@@ -293,9 +296,6 @@ class _Checker:
         if not isinstance(payload, Mapping):
             out.problems.append(Problem(None, "", "bad_payload", {"detail": "not an object"}))
             return out
-        if payload.get("abilities"):
-            out.problems.append(Problem(None, "abilities", "abilities_later"))
-            return out
         unknown = sorted(set(payload) - {"plays", "discard", "abilities"})
         if unknown:
             out.problems.append(Problem(None, unknown[0], "bad_payload", {"detail": "unknown key " + unknown[0]}))
@@ -350,7 +350,33 @@ class _Checker:
             problem = self._discard(raw_discard, used, out)
             if problem:
                 out.problems.append(problem)
+            used.update(out.discard)
+        if payload.get("abilities") is not None:
+            sleeve_played = any(p.source == "sleeve" for p in out.plays)
+            uses, problems = abilities.check_phase_abilities(self, payload.get("abilities"), used, sleeve_played,
+                                                             out.plays)
+            out.abilities = uses
+            out.problems += [Problem(p.index, p.field, p.code, p.params, group="abilities") for p in problems]
         return out
+
+    def hand_of(self, seat_id: int) -> list:
+        """The Hand of another seat now (the assassin's "exactly 1 Hand card", FM-8)."""
+        seat = self.by_id[seat_id]
+        if seat_id == self.seat.id:
+            return self.c.hand
+        return list((seat.data.get("cards") or {}).get("hand") or [])
+
+    def text_problem(self, text: str) -> tuple[str, dict] | None:
+        """FM-9.4: a message needs text, at most :data:`MAX_TEXT` characters and no link of any kind."""
+        text = (text or "").strip()
+        if not text:
+            return "needs_text", {}
+        if len(text) > MAX_TEXT:
+            return "text_too_long", {"max": MAX_TEXT}
+        link = find_link(text)
+        if link:
+            return "text_link", {"found": link}
+        return None
 
     def _play(self, index: int, raw: Any, used: set[int]) -> tuple[Play | None, Problem | None]:
         def bad(detail: str, fld: str = "") -> tuple[None, Problem]:
@@ -413,6 +439,9 @@ class _Checker:
     def _legality(self, play: Play) -> Problem | None:
         card, i = play.card, play.index
         params = {"card": card.slug}
+        if self.seat.data.get("secret_role") == "hero" and (
+                card.effect.get("damage") or card.effect.get("if") == "target_played_named_card_last_night"):
+            return Problem(i, "card", "hero_no_damage", params)  # FM-3.3: the hero never deals damage
         if card.effect.get("sleeve_only") and play.source != "sleeve":
             return Problem(i, "from", "sleeve_only", params)
         if card.timing == NIGHT and self.phase.kind != NIGHT:
@@ -444,15 +473,10 @@ class _Checker:
         if card.target == "one_card" and play.named_card not in self.collection:
             return Problem(i, "named_card", "needs_named_card", params)
         if card.target == "one_text":
-            text = play.text.strip()
-            if not text:
-                return Problem(i, "text", "needs_text", params)
-            if len(text) > MAX_TEXT:
-                return Problem(i, "text", "text_too_long", {"max": MAX_TEXT})
-            link = find_link(text)
-            if link:
-                return Problem(i, "text", "text_link", {"found": link})
-            play.text = text
+            found = self.text_problem(play.text)
+            if found:
+                return Problem(i, "text", found[0], {**params, **found[1]})
+            play.text = play.text.strip()
         if card.effect.get("move") and card.effect.get("from") == "hand":
             if not 1 <= len(play.cards) <= int(card.effect["move"]):
                 return Problem(i, "cards", "stash_cards", params)
@@ -526,6 +550,8 @@ def validate_order(*, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo
             clean["plays"].append(item)
     if checked.discard:
         clean["discard"] = checked.discard
+    if checked.abilities:
+        clean["abilities"] = [use.payload() for use in checked.abilities]
     return clean
 
 
@@ -598,7 +624,7 @@ class _Hit:
     amount: int
     pierce: bool
     kind: str
-    own_card: bool = False  # the target's own card (accusation backfire): no highlander cap
+    card: bool = True  # dealt by a card (the highlander's cap counts other characters' cards only)
 
 
 class _Resolver:
@@ -615,6 +641,10 @@ class _Resolver:
         self.fm = fm_state(state)
         self.events: list[Event] = []
         self.plays: list[Play] = []  # not voided at L0/L1, ring order then order index
+        self.abilities: list[abilities.AbilityUse] = []
+        self.hero_armour: dict[int, tuple[int, int]] = {}  # target → (hero seat, armour), FM-3.3 goal (a)
+        self.killed: dict[int, int] = {}  # FM-8 assassin: target → assassin
+        self.dmg_parts: dict[int, tuple[int, int]] = {}  # seat → (damage subject to armour, piercing damage)
         self.ordered: dict[int, list[Play]] = {}  # every play of the seat as ordered, incl. voided ones
         self.discards: dict[int, list[int]] = {}
         self.owed = {s.id: 0 for s in self.seats}  # FM-5.4 replacement draws
@@ -624,6 +654,7 @@ class _Resolver:
         self.hits: list[_Hit] = []
         self.losses = {s.id: 0 for s in self.seats}
         self.damage_taken: dict[int, int] = {}
+        self.left_now: dict[int, bool] = {}  # seats that left the game this phase (hero's two goals)
         self.damaged_by: dict[int, list[int]] = {}
         self.lost_this_phase: dict[int, list[CardInstance]] = {s.id: [] for s in self.seats}
         self.jammed: set[int] = set()
@@ -660,18 +691,23 @@ class _Resolver:
             self.ordered[seat.id] = sorted(checked.plays + checked.voided, key=lambda p: p.index)
             self.trace("L0", "order", player=seat.name, seat=seat.id,
                        plays=[self._describe(p) for p in self.ordered[seat.id]],
-                       discard=[self.c[seat.id].get(u).kind for u in checked.discard])
-            raw_plays = payload.get("plays") if isinstance(payload.get("plays"), list) else []
+                       discard=[self.c[seat.id].get(u).kind for u in checked.discard],
+                       abilities=[self._describe_ability(u) for u in checked.abilities])
+            raws = {group: payload.get(group) if isinstance(payload.get(group), list) else []
+                    for group in ("plays", "abilities")}
             for problem in checked.problems:
-                raw = raw_plays[problem.index] if problem.index is not None and problem.index < len(raw_plays) \
+                items = raws[problem.group]
+                raw = items[problem.index] if problem.index is not None and problem.index < len(items) else None
+                name = raw.get("ability" if problem.group == "abilities" else "card") if isinstance(raw, Mapping) \
                     else None
-                card = raw.get("card") if isinstance(raw, Mapping) else None
-                data = {"player": seat.name, "seat": seat.id, "card": card if isinstance(card, str) else None,
-                        "ability": None, "reason": problem.code, "reason_params": problem.params,
-                        "rule": REASONS[problem.code][0]}
+                name = name if isinstance(name, str) else None
+                data = {"player": seat.name, "seat": seat.id, "card": name if problem.group == "plays" else None,
+                        "ability": name if problem.group == "abilities" else None, "reason": problem.code,
+                        "reason_params": problem.params, "rule": REASONS[problem.code][0]}
                 self.trace("L0", "void", **data)
                 self.tell(seat.id, "fm.voided", **data)
             self.plays += checked.plays
+            self.abilities += checked.abilities
             if checked.discard:
                 self.discards[seat.id] = checked.discard
         idlers = {p.seat for p in self.plays}
@@ -679,6 +715,22 @@ class _Resolver:
             if self.night and seat.alive and _public_role(seat) == "idler" and seat.id not in idlers:
                 self.armour[seat.id] += IDLER_ARMOUR
                 self.trace("L4", "armour", player=seat.name, amount=IDLER_ARMOUR, card=None, source="idler")
+
+    def _describe_ability(self, use: abilities.AbilityUse) -> dict:
+        d: dict[str, Any] = {"ability": use.slug or use.ability, "mode": use.mode}
+        if use.target is not None:
+            d["target"] = self.name(use.target)
+        if use.guess:
+            d["guess"] = use.guess
+        return d
+
+    def abilities_of(self, key: str, mode: str | None = None) -> list[abilities.AbilityUse]:
+        return [u for u in self.abilities if u.ability == key and (mode is None or u.mode == mode)]
+
+    def mark_used(self, seat_id: int, what: str) -> None:
+        self.fm.setdefault("used", {}).setdefault(str(seat_id), [])
+        if what not in self.fm["used"][str(seat_id)]:
+            self.fm["used"][str(seat_id)].append(what)
 
     def _describe(self, play: Play) -> dict:
         d: dict[str, Any] = {"card": play.kind, "from": play.source}
@@ -707,6 +759,16 @@ class _Resolver:
             lost = self.c[seat_id].discard_many(uids, "hand")
             self.owed[seat_id] += len(lost)
             self.trace("L1", "discard_two", player=self.name(seat_id), cards=[i.kind for i in lost])
+        for use in self.abilities:
+            c = self.c[use.seat]
+            if use.pay is not None:  # FM-3.3 maniac: a Sleeve card discarded as his Sleeve play
+                paid = c.discard_card(use.pay, "sleeve")
+                self.trace("L1", "price", player=self.name(use.seat), card=None, cards=[paid.kind])
+            if use.discard:  # FM-8 scientist: two Hand cards discarded and replaced even while playing cards
+                lost = c.discard_many(use.discard, "hand")
+                self.owed[use.seat] += len(lost)
+                self.mark_used(use.seat, "scientist")
+                self.trace("L1", "discard_two", player=self.name(use.seat), cards=[i.kind for i in lost])
 
     # -- L2 control ---------------------------------------------------------------------------------------
     def l2_control(self) -> None:
@@ -744,6 +806,15 @@ class _Resolver:
 
     # -- L4 protection ------------------------------------------------------------------------------------
     def l4_protection(self) -> None:
+        for use in self.abilities_of("maniac", "armour"):
+            self.armour[use.seat] += abilities.MANIAC_ARMOUR
+            self.trace("L4", "armour", player=self.name(use.seat), amount=abilities.MANIAC_ARMOUR, card=None,
+                       source="maniac")
+        for use in self.abilities_of("hero", "armour"):
+            self.armour[use.target] += abilities.HERO_ARMOUR
+            self.hero_armour[use.target] = (use.seat, abilities.HERO_ARMOUR)
+            self.trace("L4", "armour", player=self.name(use.target), amount=abilities.HERO_ARMOUR, card=None,
+                       source=self.name(use.seat))
         for play in self.plays:
             if not play.live:
                 continue
@@ -792,6 +863,12 @@ class _Resolver:
             if bonus and bonus.get("if") == "target_targeted_you" and play.seat in self._targeted_by(target):
                 amount += int(bonus["amount"])
             self.hits.append(_Hit(play.seat, target, amount, bool(eff.get("pierce")), play.kind))
+        for use in self.abilities_of("maniac", "damage"):
+            self.hits.append(_Hit(use.seat, use.target, abilities.MANIAC_DAMAGE, False, "maniac", card=False))
+        for use in self.abilities_of("assassin"):
+            self.killed[use.target] = use.seat
+            self.mark_used(use.seat, "assassin")
+            self.trace("L5", "assassin", player=self.name(use.seat), target=self.name(use.target))
         for hit in self.hits:
             guard = self.guard.get(hit.target)
             if guard is not None and guard != hit.target:
@@ -810,7 +887,7 @@ class _Resolver:
             normal = sum(h.amount for h in mine if not h.pierce)
             pierce = sum(h.amount for h in mine if h.pierce)
             if _public_role(seat) == "highlander" and self.night:  # FM-8: at most 6 from others' cards a night
-                others = sum(h.amount for h in mine if not h.own_card)
+                others = sum(h.amount for h in mine if h.card and h.source != seat.id)
                 if others > HIGHLANDER_CAP:
                     cut = others - HIGHLANDER_CAP
                     self.trace("L5", "highlander_cap", player=seat.name, amount=others, cap=HIGHLANDER_CAP)
@@ -820,6 +897,7 @@ class _Resolver:
             armour = self.armour[seat.id]
             lost = max(0, normal - armour) + pierce
             self.losses[seat.id] = lost
+            self.dmg_parts[seat.id] = (normal, pierce)
             self.damage_taken[seat.id] = normal + pierce
             if normal + pierce > 0:  # FM-6.1: armour saves cards, the damage is still taken (``witness``)
                 self.damaged_by[seat.id] = sorted({h.source for h in mine if h.amount > 0},
@@ -835,8 +913,7 @@ class _Resolver:
         if hit:
             self.hits.append(_Hit(play.seat, target, int(play.effect.get("damage", 0)), False, play.kind))
         else:
-            self.hits.append(_Hit(play.seat, play.seat, int(play.effect.get("else_self_damage", 0)), False, play.kind,
-                                  own_card=True))
+            self.hits.append(_Hit(play.seat, play.seat, int(play.effect.get("else_self_damage", 0)), False, play.kind))
         self.public("fm.accusation", player=self.name(play.seat), target=self.name(target),
                     named_card=play.named_card, hit=hit, amount=self.hits[-1].amount)
         self.trace("L5", "accusation", player=self.name(play.seat), target=self.name(target),
@@ -890,6 +967,10 @@ class _Resolver:
                 self.c[play.seat].move(play.uid, "sleeve", "discard")
                 self.trace("L6", "returns", player=self.name(play.seat), card=play.kind)
         self._extra_draws(after_damage=False)
+        for use in self.abilities_of("joker", "ace"):  # FM-3.3: one ace per phase into a target's Sleeve
+            self.c[use.target].add("ace", "sleeve", "role", collection=self.collection)
+            self.trace("L6", "ace", player=self.name(use.seat), target=self.name(use.target))
+            self.tell(use.target, "fm.ace_received", cards=["ace"])
 
     @staticmethod
     def _in(c: Containers, uid: int, container: str) -> bool:
@@ -912,6 +993,17 @@ class _Resolver:
             target = play.final_target
             result = self._learn(learn, play, target)
             self._deliver_recon(play, target, result)
+        for use in self.abilities_of("joker", "hr"):  # FM-3.3: the hr_department effect, outside the slots
+            stand_in = Play(seat=use.seat, index=use.index, kind="hr_department", source="", uid=0,
+                            card=self.collection["hr_department"], free=True, final_target=use.target)
+            self._deliver_recon(stand_in, use.target, self._learn("role_colours", stand_in, use.target))
+        for use in self.abilities_of("hero", "mark"):  # FM-3.3: a right guess marks the target, silently
+            right = self.by_id[use.target].data.get("secret_role") == use.guess
+            if right:
+                self.fm.setdefault("hero_marks", {})[str(use.target)] = use.seat
+            self.trace("L7", "hero_mark", player=self.name(use.seat), target=self.name(use.target), guess=use.guess,
+                       right=right)
+            self.tell(use.seat, "fm.hero_named", target=self.name(use.target), guess=use.guess)
         return deferred
 
     def _learn(self, learn: str, play: Play, target: int) -> dict:
@@ -958,11 +1050,13 @@ class _Resolver:
         self._extra_draws(after_damage=True)
         self._monks()
         deaths = self._deaths()
+        self._ability_aftermath(deaths)
         self._interrogations()
         for play, _unused in deferred:
             target = play.final_target
             self._deliver_recon(play, target, {"hand": self.c[target].hand_kinds()})
         self._messages()
+        self._mafia_messages()
         self._carry_over()
         counts = [{"player": s.name, "count": len(self.c[s.id].hand)} for s in self.seats if self.alive[s.id]]
         self.public("fm.hand_counts", counts=counts)
@@ -1036,6 +1130,12 @@ class _Resolver:
     def _deaths(self) -> dict[int, bool]:
         deaths: dict[int, bool] = {}
         for seat in self.seats:
+            if seat.alive and seat.id in self.killed:  # FM-8 assassin: killed whatever his Hand holds
+                deaths[seat.id] = False
+                self.alive[seat.id] = False
+                self.public("fm.death", player=seat.name)
+                self.trace("L8", "death", player=seat.name)
+                continue
             if not seat.alive or self.c[seat.id].hand:
                 continue
             stand = [p for p in self.live("last_stand") if p.seat == seat.id]
@@ -1050,6 +1150,69 @@ class _Resolver:
             self.public("fm.death", player=seat.name)
             self.trace("L8", "death", player=seat.name)
         return deaths
+
+    def _ability_aftermath(self, deaths: Mapping[int, bool]) -> None:
+        """After the deaths of L8: the maniac's draws (FM-3.3), the joker's knowledge of the dead (FM-3.3), the
+        hero's goals (FM-3.3)."""
+        for dead in deaths:
+            for maniac in self.seats:
+                if (self.night and self.alive[maniac.id] and maniac.data.get("secret_role") == "maniac"
+                        and maniac.id in self.damaged_by.get(dead, [])):
+                    drawn = self.c[maniac.id].draw("sleeve", abilities.MANIAC_DRAWS)
+                    self.trace("L8", "draw", player=maniac.name, card=None, cards=[i.kind for i in drawn],
+                               source="maniac")
+                    self.tell(maniac.id, "fm.drew_sleeve", cards=[i.kind for i in drawn])
+            for joker in self.seats:
+                if self.alive[joker.id] and joker.data.get("secret_role") == "joker":
+                    self.tell(joker.id, "fm.joker_knows", player=self.name(dead),
+                              role=self.by_id[dead].data.get("secret_role", ""))
+        self._hero_goals(deaths)
+
+    def _hero_goals(self, deaths: Mapping[int, bool]) -> None:
+        met: list[tuple[int, str]] = []
+        for target, (hero, armour) in self.hero_armour.items():  # goal (a): his armour saved a Law member
+            seat = self.by_id[target]
+            if not self.alive[target] or SECRET_ROLES.get(seat.data.get("secret_role", "")) is None or \
+                    SECRET_ROLES[seat.data["secret_role"]].faction != LAW or target not in self.dmg_parts:
+                continue
+            normal, pierce = self.dmg_parts[target]
+            without = max(0, normal - (self.armour[target] - armour)) + pierce
+            if len(self.c[target].hand) - (without - self.losses[target]) <= 0:
+                met.append((hero, "armour"))
+        if self.phase.kind == DAY:  # goal (b): a marked mafioso dies as a result of a day
+            for dead in deaths:
+                hero = (self.fm.get("hero_marks") or {}).get(str(dead))
+                if hero is not None and SECRET_ROLES.get(self.by_id[dead].data.get("secret_role", ""), None) \
+                        and SECRET_ROLES[self.by_id[dead].data["secret_role"]].faction == MAFIA:
+                    met.append((int(hero), "mark"))
+        if not met:
+            return
+        if abilities.mafia_plus_traitor_at_least_rest(self.seats, self.alive):
+            self.trace("L8", "hero_goal_not_counted", goals=[g for _h, g in met])
+            return
+        for hero, goal in met:
+            goals = self.fm.setdefault("hero_goals", {}).setdefault(str(hero), [])
+            if goal in goals:
+                continue
+            goals.append(goal)
+            self.trace("L8", "hero_goal", player=self.name(hero), goal=goal)
+            self.tell(hero, "fm.hero_goal", goal=goal)
+            if len(goals) == 2 and self.alive[hero]:  # both goals: he wins at once and leaves the game
+                self.fm.setdefault("left", {})[str(hero)] = "won"
+                self.alive[hero] = False
+                self.left_now[hero] = False
+                self.public("fm.hero_left", player=self.name(hero))
+
+    def _mafia_messages(self) -> None:
+        for use in self.abilities_of("mafia", "message"):  # FM-3.1, FM-9.6: once, recharged by a rebuild
+            self.mark_used(use.seat, "mafia_message")
+            if not self.alive.get(use.target) or use.target in self.jammed:
+                self.trace("L8", "message_lost", player=self.name(use.seat), target=self.name(use.target),
+                           card=None, dead=not self.alive.get(use.target))
+                continue
+            self.tell(use.target, "fm.mafia_message", text=use.text)
+            self.trace("L8", "message", player=self.name(use.seat), target=self.name(use.target), card=None,
+                       text=use.text)
 
     def _interrogations(self) -> None:
         for play in self.live():
@@ -1100,41 +1263,12 @@ class _Resolver:
                 fm["last_played_on"][str(target)] = play.kind
 
     def _victory(self) -> Outcome | None:
-        """FM-10.1–10.3, FM-10.5, checked at L8 (FM-10.6)."""
-        living = [s for s in self.seats if self.alive[s.id]]
-        roles = {s.id: s.data.get("secret_role", "") for s in self.seats}
-
-        def faction(s: SeatInfo) -> str:
-            role = roles[s.id]
-            return SECRET_ROLES[role].faction if role in SECRET_ROLES else ""
-
-        law = [s for s in living if faction(s) == LAW]
-        mafia = [s for s in living if faction(s) == MAFIA or roles[s.id] == "traitor"]
-        maniac = [s for s in living if roles[s.id] == "maniac"]
-        winner = None
-        if not living:
-            winner = "none"
-        elif not mafia and not maniac and law:
-            winner = "law"
-        elif not law and not maniac and mafia:
-            winner = "mafia"
-        elif maniac and len(living) == 1:
-            winner = "maniac"
-        elif not law and not mafia and not maniac:
-            winner = "none"  # [house] only characters who can't win on their own are left
-        self.trace("L8", "victory_check", winner=winner, alive=[s.name for s in living])
-        if winner is None:
-            return None
-        if winner == "law":
-            seats = [s.id for s in self.seats if faction(s) == LAW or (roles[s.id] == "hero" and self.alive[s.id])]
-        elif winner == "mafia":
-            seats = [s.id for s in self.seats if faction(s) == MAFIA or roles[s.id] == "traitor"]
-        elif winner == "maniac":
-            seats = [s.id for s in self.seats if roles[s.id] == "maniac"]
-        else:
-            seats = []
-        self.public("fm.victory", winner=winner, players=[self.name(s) for s in seats])
-        return Outcome([winner] if winner != "none" else [], seats)
+        """FM-10, checked at L8 of every phase (FM-10.6)."""
+        winner, outcome = check_victory(self.seats, self.alive, self.fm)
+        self.trace("L8", "victory_check", winner=winner, alive=[s.name for s in self.seats if self.alive[s.id]])
+        if outcome is not None:
+            self.public("fm.victory", winner=winner, players=[self.name(s) for s in outcome.winning_seats])
+        return outcome
 
     def seat_data(self) -> dict[int, dict]:
         return {s.id: {**s.data, "cards": self.c[s.id].to_dict()} for s in self.seats}
@@ -1159,8 +1293,61 @@ def resolve(*, state: Mapping[str, Any], phase: PhaseInfo, seats: Sequence[SeatI
     r.l6_movement()
     deferred = r.l7_information()
     deaths, outcome = r.l8_end(deferred)
+    deaths = {**deaths, **r.left_now}
     new_state = {**state, "fm": r.fm}
     if outcome is not None:
         return Resolution(new_state, r.events, r.seat_data(), deaths, outcome=outcome)
     nxt = PhaseSpec(DAY, phase.number) if phase.kind == NIGHT else PhaseSpec(NIGHT, phase.number + 1)
     return Resolution(new_state, r.events, r.seat_data(), deaths, next_phase=nxt)
+
+
+def check_victory(seats: Sequence[SeatInfo], alive: Mapping[int, bool],
+                  fm: Mapping[str, Any]) -> tuple[str | None, Outcome | None]:
+    """FM-10.1–10.5 for the living characters (``alive``: seat id → bool; a character who left the game through
+    his ability counts as gone). Returns ``(winner, outcome)``: ``winner`` is ``law``, ``mafia``, ``maniac``,
+    ``none`` or ``None`` (the game goes on). The outcome's winners start with that faction, then ``hero`` (FM-3.3:
+    with Law if alive or with a goal met, or on his own after both goals) and ``joker`` (a right mapping);
+    ``winning_seats`` are every winner's seats, the dead included (FM-6.2: the dead still win)."""
+    roles = {s.id: s.data.get("secret_role", "") for s in seats}
+    left = dict(fm.get("left") or {})
+    goals = dict(fm.get("hero_goals") or {})
+    living = [s for s in seats if alive.get(s.id)]
+
+    def faction(s: SeatInfo) -> str:
+        role = roles[s.id]
+        return SECRET_ROLES[role].faction if role in SECRET_ROLES else ""
+
+    law = [s for s in living if faction(s) == LAW]
+    mafia = [s for s in living if faction(s) == MAFIA or roles[s.id] == "traitor"]
+    maniac = [s for s in living if roles[s.id] == "maniac"]
+    winner = None
+    if not living:
+        winner = "none"
+    elif not mafia and not maniac and law:
+        winner = "law"
+    elif not law and not maniac and mafia:
+        winner = "mafia"
+    elif maniac and len(living) == 1:
+        winner = "maniac"
+    elif not law and not mafia and not maniac:
+        winner = "none"  # [house] only characters who can't win on their own are left
+    if winner is None:
+        return None, None
+    if winner == "law":
+        won = [s.id for s in seats if faction(s) == LAW]
+    elif winner == "mafia":
+        won = [s.id for s in seats if faction(s) == MAFIA or roles[s.id] == "traitor"]
+    elif winner == "maniac":
+        won = [s.id for s in seats if roles[s.id] == "maniac"]
+    else:
+        won = []
+    winners = [winner] if winner != "none" else []
+    for s in seats:
+        if roles[s.id] == "hero" and (left.get(str(s.id)) == "won" or (
+                winner == "law" and (alive.get(s.id) or goals.get(str(s.id))))):
+            winners.append("hero")
+            won.append(s.id)
+        if roles[s.id] == "joker" and left.get(str(s.id)) == "won":
+            winners.append("joker")
+            won.append(s.id)
+    return winner, Outcome(list(dict.fromkeys(winners)), won)
