@@ -192,6 +192,9 @@ class GameModule:
     #: Whether the module's own template (``template_name``) holds the order form, so the core's generic JSON order
     #: box is not shown (forum Mafia's card-by-card form).
     own_order_form: bool = False
+    #: Keys of the game state that never change after the start (forum Mafia's card collection snapshot): the core
+    #: keeps them once, on the game, and leaves them out of every phase snapshot and stored result.
+    constant_state_keys: tuple[str, ...] = ()
 
     # -- pure engine hooks -------------------------------------------------------------------------------
     def validate_options(self, options: Mapping[str, Any]) -> dict:

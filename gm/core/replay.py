@@ -141,12 +141,13 @@ def replay_phase(phase_id: int) -> ReplayReport:
         raise ReplayError(f"Phase {phase_id} has no stored input snapshot to replay.")
     orders = replay_orders(phase, snapshot["seats"])
     result = services.run_engine(game=phase.game, phase=phase, snapshot=snapshot, orders=orders)
-    replayed = services.resolution_data(result)
+    data = services.resolution_data(result, phase.game.game_module.constant_state_keys)
+    replayed = json.loads(json.dumps(data, ensure_ascii=False, default=str))  # as the database returns it
     has_stored = bool(phase.result)
     return ReplayReport(
         phase_id=phase.pk,
         stored_digest=phase.result_digest,
-        replayed_digest=services.canonical_digest(result),
+        replayed_digest=services.canonical_digest(data),
         differences=diff(phase.result, replayed) if has_stored else [],
         has_stored_result=has_stored,
     )

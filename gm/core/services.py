@@ -18,7 +18,7 @@ import logging
 import random
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -31,7 +31,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from . import registry, signals
-from .engine import Event, PhaseInfo, PhaseSpec, Resolution, RuleViolation, SeatInfo, phase_rng
+from .engine import Event, Outcome, PhaseInfo, PhaseSpec, Resolution, RuleViolation, SeatInfo, phase_rng
 from .models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Post, Seat
 
 logger = logging.getLogger("gm.resolution")
@@ -520,25 +520,76 @@ def _latest_orders(phase: Phase, seats: list[Seat]) -> dict[int, dict]:
     return {sid: p for sid, p in latest.items() if p is not None and sid in allowed}
 
 
-def canonical_digest(result: Resolution) -> str:
-    """sha256 of the canonical JSON of an engine result (for reproducibility checks)."""
-    body = json.dumps(asdict(result), sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
+def canonical_digest(result: Resolution | Mapping[str, Any], constant_keys: Sequence[str] = ()) -> str:
+    """sha256 of the canonical JSON of an engine result (or of its :func:`resolution_data`), for reproducibility
+    checks: the same snapshot, orders and seed always give the same digest."""
+    data = result if isinstance(result, Mapping) else resolution_data(result, constant_keys)
+    body = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def resolution_data(result: Resolution) -> dict:
-    """An engine result as the JSON stored in ``Phase.result``: ``asdict`` passed through JSON, so integer keys
-    (seat ids) become strings and tuples lists exactly as the database returns them; a re-run compared with the
-    stored value must go through the same function (``gm_replay``)."""
-    return json.loads(json.dumps(asdict(result), ensure_ascii=False, default=str))
+def resolution_data(result: Resolution, constant_keys: Sequence[str] = ()) -> dict:
+    """An engine result as the JSON-compatible dict stored in ``Phase.result``: seat ids as string keys (as the
+    database returns them) and the state without the module's ``constant_state_keys`` (kept once, in
+    ``Game.state``). Built without deep copies: the engine's values are already plain JSON data, and a resolution is
+    timed (compare a re-run through the same function, after a JSON round trip — ``gm_replay`` does)."""
+    return {
+        "state": {k: v for k, v in result.state.items() if k not in constant_keys},
+        "events": [{"kind": e.kind, "data": e.data, "visibility": e.visibility, "seat": e.seat, "group": e.group}
+                   for e in result.events],
+        "seat_data": {str(k): v for k, v in result.seat_data.items()},
+        "alive": {str(k): v for k, v in result.alive.items()},
+        "groups": {k: list(v) for k, v in result.groups.items()},
+        "next_phase": asdict(result.next_phase) if result.next_phase is not None else None,
+        "outcome": ({"winners": list(result.outcome.winners), "winning_seats": list(result.outcome.winning_seats)}
+                    if result.outcome is not None else None),
+    }
+
+
+def phase_snapshot(game: Game, seats: Sequence[Seat]) -> dict:
+    """The input a phase is resolved from (stored in ``Phase.state``): the game state without the module's
+    ``constant_state_keys`` and every seat as the engine sees it."""
+    constant = game.game_module.constant_state_keys
+    # Not dataclasses.asdict: it deep-copies every seat's data, and the snapshot is only read, then stored.
+    return {"game": {k: v for k, v in game.state.items() if k not in constant},
+            "seats": [{"id": s.pk, "name": s.display_name, "position": s.position, "alive": s.alive, "data": s.data}
+                      for s in seats]}
+
+
+def _seats_write(seats: Sequence[Seat]) -> None:
+    """Write ``data`` and ``alive`` of ``seats`` and bump their ``version`` in one statement whatever their number.
+
+    On PostgreSQL one ``UPDATE … FROM (VALUES …)``: Django's ``bulk_update`` builds a CASE per field and row, which
+    costs more than the rest of a resolution; elsewhere ``bulk_update``."""
+    if not seats:
+        return
+    if connection.vendor != "postgresql":
+        for seat in seats:
+            seat.version = F("version") + 1
+        Seat.objects.bulk_update(seats, ["data", "alive", "version"])
+        return
+    table = connection.ops.quote_name(Seat._meta.db_table)
+    rows = ", ".join(["(%s, %s::jsonb, %s)"] * len(seats))
+    params: list[Any] = []
+    for seat in seats:
+        params += [seat.pk, json.dumps(seat.data, ensure_ascii=False), seat.alive]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS s SET data = v.data, alive = v.alive, version = s.version + 1 "
+            f"FROM (VALUES {rows}) AS v(id, data, alive) WHERE s.id = v.id",
+            params,
+        )
 
 
 def run_engine(*, game: Game, phase: Phase, snapshot: Mapping[str, Any], orders: Mapping[int, Mapping]) -> Resolution:
     """Call the module's pure ``resolve`` on a stored snapshot and orders with the phase's RNG seed."""
     seats = [SeatInfo(**s) for s in snapshot["seats"]]
     info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+    # Constant keys (e.g. the card collection) are stored once, on the game; they never change after the start.
+    constant = {k: game.state[k] for k in game.game_module.constant_state_keys if k in game.state}
     return game.game_module.resolve(
-        state=snapshot["game"], phase=info, seats=seats, orders=orders, rng=random.Random(phase.rng_seed)
+        state={**constant, **snapshot["game"]}, phase=info, seats=seats, orders=orders,
+        rng=random.Random(phase.rng_seed),
     )
 
 
@@ -572,7 +623,7 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         # Locked so that an optimistic seat edit (Hand reorder) can't commit between this read and our write.
         seats = list(game.seats.select_for_update().order_by("position"))
         orders = _latest_orders(phase, seats)
-        snapshot = {"game": game.state, "seats": [asdict(seat_info(s)) for s in seats]}
+        snapshot = phase_snapshot(game, seats)
         result = run_engine(game=game, phase=phase, snapshot=snapshot, orders=orders)
         by_id = {s.pk: s for s in seats}
         entries = [_log(game, phase, e, now) for e in result.events]
@@ -583,27 +634,20 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         for seat_id, alive in result.alive.items():
             by_id[seat_id].alive = alive
             changed.append(by_id[seat_id])
-        if changed:
-            for seat in set(changed):
-                seat.version = F("version") + 1
-            Seat.objects.bulk_update(set(changed), ["data", "alive", "version"])
+        _seats_write(sorted(set(changed), key=lambda seat: seat.pk))
         _add_groups(game, result.groups)
         phase.state = snapshot
         phase.status = Phase.Status.RESOLVED
         phase.resolved_at = now
-        phase.result_digest = canonical_digest(result)
-        phase.result = resolution_data(result)
+        stored = resolution_data(result, game.game_module.constant_state_keys)
+        phase.result_digest = canonical_digest(stored)
+        phase.result = stored
         phase.save(update_fields=["state", "status", "resolved_at", "result_digest", "result"])
         entries.append(_log(game, phase, Event("core.phase_resolved",
                                                {"phase_kind": phase.kind, "phase_number": phase.number}), now))
         game.state = result.state
         if result.outcome is not None or result.next_phase is None:
-            winners = list(result.outcome.winners) if result.outcome else []
-            game.status = Game.Status.FINISHED
-            game.finished_at = now
-            game.outcome = {"winners": winners, "winning_seats": list(result.outcome.winning_seats)
-                            if result.outcome else []}
-            entries.append(_log(game, phase, Event("core.game_finished", {"winners": winners}), now))
+            entries.append(game_finish(game=game, outcome=result.outcome, phase=phase, now=now))
         LogEntry.objects.bulk_create(entries)
         if game.status != Game.Status.FINISHED:
             _phase_open(game, result.next_phase, ordinal=phase.ordinal + 1, now=now)
@@ -623,6 +667,29 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
                "orders": len(orders), "events": len(result.events)},
     )
     return phase
+
+
+def game_finish(*, game: Game, outcome: Outcome | None, phase: Phase, now: datetime) -> LogEntry:
+    """Finish ``game`` with ``outcome`` (``None``: nobody wins) during ``phase``: status ``finished``,
+    ``finished_at``, ``outcome`` (``{"winners", "winning_seats"}``). Call it inside the caller's transaction with
+    ``phase`` locked.
+
+    If ``phase`` is still unresolved (the game ended outside a resolution, e.g. right after a player's instant
+    ability, FM-10.6), it is closed: marked ``resolved`` at ``now`` with no snapshot and no result (there was no
+    resolution to replay), so a finished game keeps no unresolved phase and no deadline task or sweep touches it.
+
+    Returns the unsaved ``core.game_finished`` log entry and leaves saving ``game`` (``status``, ``finished_at``,
+    ``outcome``) to the caller, so a resolution writes both in the queries it makes anyway.
+    """
+    winners = list(outcome.winners) if outcome else []
+    game.status = Game.Status.FINISHED
+    game.finished_at = now
+    game.outcome = {"winners": winners, "winning_seats": list(outcome.winning_seats) if outcome else []}
+    if phase.status != Phase.Status.RESOLVED:
+        phase.status = Phase.Status.RESOLVED
+        phase.resolved_at = now
+        phase.save(update_fields=["status", "resolved_at"])
+    return _log(game, phase, Event("core.game_finished", {"winners": winners}), now)
 
 
 def phase_resolve_due(*, phase_id: int, clock: Clock = timezone.now) -> Phase | None:

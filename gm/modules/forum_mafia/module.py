@@ -309,6 +309,7 @@ class ForumMafiaModule(GameModule):
     template_name = "forum_mafia/panel.html"
     signup_view = "forum_mafia:signup"
     own_order_form = True
+    constant_state_keys = ("collection",)
     scenario_runner = "gm.modules.forum_mafia.scenario.run"
 
     # -- engine hooks ----------------------------------------------------------------------------------------

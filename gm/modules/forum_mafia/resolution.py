@@ -57,6 +57,7 @@ NIGHT, DAY = "night", "day"
 #: Provenances of cards "a role puts into the Sleeve" (FM-8): they pay no price and ground no accusation.
 ROLE_PROVENANCES = ("role", "ability")
 TARGETED = ("one", "two", "one_card", "one_text", "dead")
+_PLAY_KEYS = frozenset({"card", "from", "uid", "target", "targets", "named_card", "text", "cards", "pay", "pay_hand"})
 #: Cards whose one target a ``redirect`` may move (FM-6 L3): every card aimed at one living character.
 REDIRECTABLE = ("one", "one_card", "one_text")
 MAX_TEXT = 2000
@@ -140,6 +141,9 @@ def fm_state(state: Mapping[str, Any]) -> dict:
     fm["stimulant"] = [dict(s) for s in fm.get("stimulant", [])]
     for key in ("handcuffs", "jail", "last_night", "last_played_on", "warrior_diverted"):
         fm[key] = dict(fm.get(key) or {})
+    for key in ("used", "hero_goals", "hero_marks", "left", "rebuilds"):  # abilities' memory: never the input's
+        if key in fm:
+            fm[key] = {k: list(v) if isinstance(v, list) else v for k, v in dict(fm[key] or {}).items()}
     return fm
 
 
@@ -384,9 +388,8 @@ class _Checker:
 
         if not isinstance(raw, Mapping):
             return bad("each play is an object")
-        extra = sorted(set(raw) - {"card", "from", "uid", "target", "targets", "named_card", "text", "cards", "pay",
-                                   "pay_hand"})
-        if extra:
+        if not _PLAY_KEYS.issuperset(raw):
+            extra = sorted(set(raw) - _PLAY_KEYS)
             return bad("unknown key " + extra[0], extra[0])
         slug, source = raw.get("card"), raw.get("from", "hand")
         if not isinstance(slug, str) or slug not in self.collection:
@@ -407,13 +410,13 @@ class _Checker:
             play.targets = list(_as_list(raw.get("targets")))
             play.named_card = raw.get("named_card") or ""
             play.text = raw.get("text") or ""
+            taken = used | {inst.uid}
             try:
-                play.cards = self._refs(_as_list(raw.get("cards")), "hand", used | {inst.uid})
+                play.cards = self._refs(_as_list(raw.get("cards")), "hand", taken)
             except LookupError:  # not a price problem: the cards to move (stash) are not in the Hand
                 return play, Problem(index, "cards", "stash_cards", {"card": slug})
-            play.pay = None if raw.get("pay") is None else self._refs(_as_list(raw.get("pay")), "sleeve",
-                                                                        used | {inst.uid})
-            play.pay_hand = self._refs(_as_list(raw.get("pay_hand")), "hand", used | {inst.uid})
+            play.pay = None if raw.get("pay") is None else self._refs(_as_list(raw.get("pay")), "sleeve", taken)
+            play.pay_hand = self._refs(_as_list(raw.get("pay_hand")), "hand", taken)
         except ValueError as exc:
             return None, Problem(index, "", "bad_payload", {"detail": str(exc)})
         except LookupError:
@@ -424,6 +427,8 @@ class _Checker:
 
     def _refs(self, refs: list, source: str, used: set[int]) -> list[int]:
         """Uids of the instances named by ``refs`` in ``source`` (each once); ``LookupError`` if one is missing."""
+        if not refs:
+            return []
         uids: list[int] = []
         # A slug takes the first instance that no uid of ``refs`` names: ["coffee", 12] with 12 a coffee too.
         named = {ref for ref in refs if isinstance(ref, int) and not isinstance(ref, bool)}
@@ -638,6 +643,10 @@ class _Resolver:
         self.alive = {s.id: s.alive for s in self.seats}
         self.collection = game_collection(state)
         self.c = {s.id: Containers.from_dict(s.data.get("cards")) for s in self.seats}
+        # What each seat held before: only seats whose cards moved are written back (instances are immutable and
+        # shared, so comparing the lists is cheap).
+        self.before = {sid: (list(c.hand), list(c.sleeve), list(c.deck), list(c.discard), c.next_uid)
+                       for sid, c in self.c.items()}
         self.fm = fm_state(state)
         self.events: list[Event] = []
         self.plays: list[Play] = []  # not voided at L0/L1, ring order then order index
@@ -710,11 +719,6 @@ class _Resolver:
             self.abilities += checked.abilities
             if checked.discard:
                 self.discards[seat.id] = checked.discard
-        idlers = {p.seat for p in self.plays}
-        for seat in self.seats:  # FM-8 idler: no card played at night → 3 armour
-            if self.night and seat.alive and _public_role(seat) == "idler" and seat.id not in idlers:
-                self.armour[seat.id] += IDLER_ARMOUR
-                self.trace("L4", "armour", player=seat.name, amount=IDLER_ARMOUR, card=None, source="idler")
 
     def _describe_ability(self, use: abilities.AbilityUse) -> dict:
         d: dict[str, Any] = {"ability": use.slug or use.ability, "mode": use.mode}
@@ -806,6 +810,11 @@ class _Resolver:
 
     # -- L4 protection ------------------------------------------------------------------------------------
     def l4_protection(self) -> None:
+        idlers = {p.seat for p in self.plays}
+        for seat in self.seats:  # FM-8 idler: no card played at night → 3 armour
+            if self.night and seat.alive and _public_role(seat) == "idler" and seat.id not in idlers:
+                self.armour[seat.id] += IDLER_ARMOUR
+                self.trace("L4", "armour", player=seat.name, amount=IDLER_ARMOUR, card=None, source="idler")
         for use in self.abilities_of("maniac", "armour"):
             self.armour[use.seat] += abilities.MANIAC_ARMOUR
             self.trace("L4", "armour", player=self.name(use.seat), amount=abilities.MANIAC_ARMOUR, card=None,
@@ -891,7 +900,8 @@ class _Resolver:
                 if others > HIGHLANDER_CAP:
                     cut = others - HIGHLANDER_CAP
                     self.trace("L5", "highlander_cap", player=seat.name, amount=others, cap=HIGHLANDER_CAP)
-                    take = min(cut, normal)
+                    # the cut comes off those cards' damage, never off uncapped (non-card or own) damage
+                    take = min(cut, sum(h.amount for h in mine if h.card and h.source != seat.id and not h.pierce))
                     normal -= take
                     pierce -= cut - take
             armour = self.armour[seat.id]
@@ -1197,8 +1207,10 @@ class _Resolver:
             goals.append(goal)
             self.trace("L8", "hero_goal", player=self.name(hero), goal=goal)
             self.tell(hero, "fm.hero_goal", goal=goal)
-            if len(goals) == 2 and self.alive[hero]:  # both goals: he wins at once and leaves the game
+            if len(goals) == 2:  # both goals: he wins at once (even if dead) and, if alive, leaves the game
                 self.fm.setdefault("left", {})[str(hero)] = "won"
+                if not self.alive[hero]:
+                    continue
                 self.alive[hero] = False
                 self.left_now[hero] = False
                 self.public("fm.hero_left", player=self.name(hero))
@@ -1271,7 +1283,13 @@ class _Resolver:
         return outcome
 
     def seat_data(self) -> dict[int, dict]:
-        return {s.id: {**s.data, "cards": self.c[s.id].to_dict()} for s in self.seats}
+        """The new data of every seat whose cards changed in this phase (the others keep theirs)."""
+        changed = {}
+        for s in self.seats:
+            c = self.c[s.id]
+            if (c.hand, c.sleeve, c.deck, c.discard, c.next_uid) != self.before[s.id]:
+                changed[s.id] = {**s.data, "cards": c.to_dict()}
+        return changed
 
 
 def resolve(*, state: Mapping[str, Any], phase: PhaseInfo, seats: Sequence[SeatInfo],
