@@ -932,24 +932,22 @@ def test_FM_10_6_win_is_checked_at_l8_of_every_phase_day_included():
 ENGINE_KINDS_NOT_REACHED = {
     "fm.t_error",  # a guard for an impossible L1 failure
     "fm.t_redirect_illegal",  # L0 already refuses every illegal second target (self, dead, sociopath)
-    # role abilities (FM-3, FM-8): emitted and rendered in tests/unit/test_fm_abilities.py
-    "fm.ace_received", "fm.hero_named", "fm.hero_goal", "fm.mafia_message", "fm.swapped",
-    "fm.looted", "fm.geek_card", "fm.rebuilt", "fm.hero_left", "fm.joker_left", "fm.t_ace", "fm.t_hero_mark",
-    "fm.t_assassin", "fm.t_hero_goal", "fm.t_hero_goal_not_counted", "fm.t_swapped", "fm.t_looted",
-    "fm.t_geek_card", "fm.t_joker_guess", "fm.t_aces_vanish", "fm.t_rebuilt",
-}
+}  # the role abilities' events (FM-3, FM-8) come from tests/unit/test_fm_abilities.py, which _scenarios() runs too
 
 
 _RAN: list[bool] = []
 
 
 def _scenarios():
-    """Run every card and rule test once more in this process, so that EMITTED holds their events whatever tests
-    were selected (or in which order they ran)."""
+    """Run every card and rule test once more in this process — and the role abilities' tests — so that EMITTED
+    holds their events whatever tests were selected (or in which order they ran)."""
     if not _RAN:
+        from . import test_fm_abilities
+
         for name, fn in sorted(globals().items()):
             if name.startswith(("test_card_", "test_FM_")) and callable(fn):
                 fn()
+        test_fm_abilities.run_ability_tests()
         _RAN.append(True)
 
 

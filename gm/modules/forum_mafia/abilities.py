@@ -31,7 +31,7 @@ from typing import Any
 
 from cards.containers import Containers
 from cards.domain import Collection
-from gm.core.engine import Event, PhaseInfo, SeatInfo
+from gm.core.engine import Event, Outcome, PhaseInfo, SeatInfo
 
 from .roles import MAFIA, MAFIA_ROLES, SECRET_ROLES
 
@@ -170,7 +170,7 @@ def check_phase_abilities(checker, raw: Any, used_uids: set[int], sleeve_played:
     if not isinstance(raw, list):
         return [], [AbilityProblem(0, "abilities", "unknown_mode", {"mode": "?", "ability": "?"})]
     seen: set[tuple[str, str]] = set()
-    sleeve_slot = sleeve_played
+    sleeve_slot = any(p.source == "sleeve" and not p.free for p in plays)  # free plays use no slot (FM-4.4)
     for index, item in enumerate(raw):
         def bad(code: str, fld: str = "", _index: int = index, **params) -> None:
             problems.append(AbilityProblem(_index, fld, code, params))
@@ -290,6 +290,7 @@ class InstantResult:
     alive: dict[int, bool] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
     problems: list[tuple[str, str, dict]] = field(default_factory=list)
+    finished: Outcome | None = None
 
 
 def apply_instant(*, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo, seats: Sequence[SeatInfo],
@@ -396,6 +397,9 @@ def apply_instant(*, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo,
                 result.events.append(Event("fm.t_aces_vanish", {"layer": "instant", "step": "aces_vanish",
                                                                 "player": other.name, "count": len(gone)},
                                            visibility="master"))
+    from .resolution import check_victory  # FM-10.6: checked at once after the joker's mapping
+
+    _winner, result.finished = check_victory(seats, {s.id: result.alive.get(s.id, s.alive) for s in seats}, fm)
     return result
 
 
@@ -438,7 +442,7 @@ def apply_rebuild(*, state: Mapping[str, Any], seat: SeatInfo, deck_list: Sequen
               Event("fm.t_rebuilt", {"layer": "instant", "step": "rebuilt", "player": seat.name,
                                      "count": len(deck_list)}, visibility="master")]
     if public == "banker":
-        drawn = c.draw("sleeve", 1)
+        drawn = [c.set_provenance(i.uid, "role") for i in c.draw("sleeve", 1)]  # a role's Sleeve card (FM-8)
         events.append(Event("fm.drew_sleeve", {"cards": [i.kind for i in drawn]}, visibility="seat", seat=seat.id))
     data = {**seat.data, "cards": c.to_dict(), "deck_list": [{"kind": k} for k in deck_list]}
     return InstantResult(state={**state, "fm": fm}, seat_data={seat.id: data}, events=events)
