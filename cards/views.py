@@ -78,19 +78,10 @@ def deck_builder(request, pk: int):
     collection = services.collection_for_game(game)
     phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
     stage_open = phase is not None and phase.kind == services.DECKBUILDING and phase.status == Phase.Status.OPEN
-    params = request.POST if request.method == "POST" else request.GET
-    problems: list[str] = []
-    if request.method == "POST":
-        entries, problems = _entries_from_post(request.POST, collection)
-    else:
-        entries = deckrules.normalise_deck(seat.data.get("deck_list") or [])
+    entries, problems = builder_entries(request, seat, collection)
     status = 200
-    try:
-        rules = services.deck_rules_for(seat)
-    except ServiceError as exc:
-        rules = None
-        problems += [m for msgs in exc.errors.values() for m in msgs]
-    if request.method == "POST" and params.get("action") == "submit" and not problems:
+    rules = builder_rules(seat, problems)
+    if request.method == "POST" and request.POST.get("action") == "submit" and not problems:
         try:
             services.deck_submit(game=game, user=request.user, entries=entries)
         except ServiceError as exc:
@@ -99,6 +90,35 @@ def deck_builder(request, pk: int):
         else:
             messages.success(request, _("Your deck is saved. You can change it until the deck-building deadline."))
             return HttpResponseRedirect(reverse("cards:deck", args=[game.pk]))
+    context = builder_context(request, game=game, seat=seat, collection=collection, entries=entries,
+                              problems=problems, rules=rules, can_submit=stage_open)
+    return render_builder(request, context, status=status)
+
+
+def builder_entries(request, seat: Seat, collection) -> tuple[list[dict], list[str]]:
+    """The deck the builder shows: the POSTed counts (with problems reading them), else ``seat``'s stored list."""
+    if request.method == "POST":
+        return _entries_from_post(request.POST, collection)
+    return deckrules.normalise_deck(seat.data.get("deck_list") or []), []
+
+
+def builder_rules(seat: Seat, problems: list[str]):
+    """``seat``'s FM-4.3 rules, or ``None`` (the reason appended to ``problems``) if they can't be known yet."""
+    try:
+        return services.deck_rules_for(seat)
+    except ServiceError as exc:
+        problems += [m for msgs in exc.errors.values() for m in msgs]
+        return None
+
+
+def builder_context(request, *, game: Game, seat: Seat, collection, entries: list[dict], problems: list[str], rules,
+                    can_submit: bool, form_action: str = "", submit_label: str = "", closed_text: str = "",
+                    title: str = "", intro: str = "") -> dict:
+    """The context of ``cards/deck_builder.html`` / ``cards/_deck_form.html`` for ``entries``: the collection rows
+    with filters, the live FM-4.3 check, the counters. A module reuses the builder for another use of a deck list
+    (e.g. forum Mafia's rebuild of an exhausted deck, FM-4.7) by giving the form's ``form_action`` (default: this
+    page), ``submit_label``, the text shown when it can't submit (``closed_text``), a page ``title`` and ``intro``."""
+    params = request.POST if request.method == "POST" else request.GET
     errors = services.render_deck_errors(
         services.deck_check(game=game, seat=seat, entries=entries), collection) if rules is not None else []
     counts = Counter(e["kind"] for e in entries)
@@ -114,8 +134,8 @@ def deck_builder(request, pk: int):
                      "timing_name": TIMING_NAMES[kind.timing],
                      "count": counts.get(kind.slug, 0), "shown": shown, "non_free": kind.slug in non_free_marked,
                      "may_count_non_free": bool(rules and rules.can_count_as_non_free(kind))})
-    context = {
-        "game": game, "seat": seat, "rows": rows, "errors": errors, "problems": problems, "stage_open": stage_open,
+    return {
+        "game": game, "seat": seat, "rows": rows, "errors": errors, "problems": problems, "stage_open": can_submit,
         "summary": _summary(entries, collection, rules),
         "rules": rules,
         "colours": [(c, _(deckrules.COLOUR_NAMES[c])) for c in COLOURS],
@@ -123,7 +143,16 @@ def deck_builder(request, pk: int):
         "timings": [(t, TIMING_NAMES[t]) for t in TIMINGS],
         "filters": {"colour": colour, "timing": timing, "price": price},
         "saved": seat.data.get("deck_list"),
+        "form_action": form_action or reverse("cards:deck", args=[game.pk]),
+        "submit_label": submit_label or _("Submit deck"),
+        "closed_text": closed_text or _("Decks can be submitted only during the deck-building stage."),
+        "title": title or _("Deck builder"),
+        "intro": intro,
     }
+
+
+def render_builder(request, context: dict, *, status: int = 200):
+    """The builder page, or its form alone for htmx (the live check swaps it in)."""
     template = "cards/_deck_form.html" if request.htmx else "cards/deck_builder.html"
     return render(request, template, context, status=status)
 

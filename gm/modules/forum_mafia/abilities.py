@@ -446,3 +446,122 @@ def apply_rebuild(*, state: Mapping[str, Any], seat: SeatInfo, deck_list: Sequen
         events.append(Event("fm.drew_sleeve", {"cards": [i.kind for i in drawn]}, visibility="seat", seat=seat.id))
     data = {**seat.data, "cards": c.to_dict(), "deck_list": [{"kind": k} for k in deck_list]}
     return InstantResult(state={**state, "fm": fm}, seat_data={seat.id: data}, events=events)
+
+
+# ------------------------------------------------------------------------------------------ what the player may use
+
+
+#: The form's label of each ability (msgids; the shell translates them), by (role kind, mode).
+ABILITY_LABELS: dict[tuple[str, str], str] = {
+    ("mafia", "message"): _("Message to another mafioso (once; a rebuild recharges it)"),
+    ("maniac", "damage"): _("Discard a Sleeve card: 2 damage to a target (this is your Sleeve play)"),
+    ("maniac", "armour"): _("Discard a Sleeve card: 3 armour for yourself (this is your Sleeve play)"),
+    ("joker", "hr"): _("The effect of “HR department” on a target (uses no slot)"),
+    ("joker", "ace"): _("Put an ace into a target's Sleeve (once per phase)"),
+    ("hero", "armour"): _("3 armour to another character (only on a night without a Sleeve play)"),
+    ("hero", "mark"): _("Name a character and a Mafia role for your mark (only on a night without a Sleeve play)"),
+    ("assassin", ""): _("Kill a character who has exactly 1 Hand card (once per game)"),
+    ("scientist", ""): _("Discard two Hand cards and draw replacements, even while playing cards (once per game)"),
+    ("maniac", "swap"): _("Swap one Hand card with one Sleeve card (at once, any number of times)"),
+    ("joker", "guess"): _("Name the secret role of every other player (at once; you leave the game)"),
+    ("looter", ""): _("Copy every card of a dead character's Sleeve into yours (at once, once per game)"),
+    ("geek", ""): _("Take any card of the collection into your Sleeve (at once, once per game)"),
+}
+#: How often an ability can be used: ``game`` (once), ``rebuild`` (once until the next rebuild, FM-4.8), ``phase``
+#: or ``night`` (once in each), ``None`` (any number of times).
+ABILITY_PERIODS: dict[tuple[str, str], str | None] = {
+    ("mafia", "message"): "rebuild", ("maniac", "damage"): "night", ("maniac", "armour"): "night",
+    ("joker", "hr"): "night", ("joker", "ace"): "phase", ("hero", "armour"): "night", ("hero", "mark"): "night",
+    ("assassin", ""): "game", ("scientist", ""): "game", ("maniac", "swap"): None, ("joker", "guess"): "game",
+    ("looter", ""): "game", ("geek", ""): "game",
+}
+REASONS.update({
+    "ability_no_target": ("FM-5.5", _("There is nobody “%(ability)s” could be used on now.")),
+    "assassin_no_target": ("FM-8", _("Nobody has exactly 1 Hand card now.")),
+})
+
+
+def ability_options(*, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo,
+                    seats: Sequence[SeatInfo]) -> list[dict]:
+    """Every ability ``seat`` has (FM-3, FM-8), phase and instant ones, and whether he may use it now — for the order
+    form (phase abilities go into the order's ``abilities``) and the panel's instant forms. One dict per ability:
+
+    ``ability`` (the payload's role slug: the mafioso's own secret role for the Mafia message), ``mode``, ``key``
+    (``ability-mode``, unique per seat), ``label`` (msgid), ``instant``, ``timing`` (``night``/``any``), ``per``
+    (see :data:`ABILITY_PERIODS`), what the payload needs — ``needs_target`` (a living other: ``targets`` lists the
+    seat ids allowed now), ``needs_dead_target`` (the looter: ``targets`` are the dead), ``needs_guess``
+    (``guesses``: Mafia roles), ``needs_text``, ``needs_pay`` (a Sleeve card: ``pay_choices`` uids),
+    ``needs_discard`` (two Hand cards), ``needs_swap`` (a Hand and a Sleeve card), ``needs_mapping`` (``others``:
+    seat ids to name a secret role for), ``needs_card`` (a collection card) — and ``available``, ``reason`` (msgid,
+    empty when available) with ``reason_params`` (``ability`` is a role slug), ``uses_left`` (``None``: unlimited;
+    else what is left in its period). What depends on the rest of the order (the maniac's and the hero's Sleeve
+    play, one hero ability per night) is checked when the order is submitted."""
+    from .resolution import NIGHT, _untargetable
+
+    fm = state.get("fm") or {}
+    kinds = role_kind(seat)
+    secret = seat.data.get("secret_role", "")
+    spent = used(fm, seat.id)
+    c = Containers.from_dict(seat.data.get("cards"))
+    ordered = sorted(seats, key=lambda s: s.position)
+    living = [s for s in ordered if s.alive and s.id != seat.id and not _untargetable(s, phase)]
+    left = has_left(fm, seat.id)
+    playing = phase.kind in ("night", "day") and seat.alive and not left
+    out: list[dict] = []
+    for (key, mode), timing in [*PHASE_ABILITIES.items(), *INSTANT_ABILITIES.items()]:
+        if key not in kinds:
+            continue
+        ability = secret if key == "mafia" else key
+        once = "mafia_message" if key == "mafia" else key
+        instant = (key, mode) in INSTANT_ABILITIES
+        names = {"ability": ability, "mode": mode}
+        targets: list[int] = []
+        if key == "mafia":
+            targets = [s.id for s in living if s.data.get("secret_role") in MAFIA_ROLES]
+        elif key == "assassin":
+            targets = [s.id for s in living if len((s.data.get("cards") or {}).get("hand") or []) == 1]
+        elif (key, mode) in TARGETED_ABILITIES:
+            targets = [s.id for s in living]
+        elif key == "looter":
+            targets = [s.id for s in ordered if not s.alive and s.id != seat.id]
+        option: dict[str, Any] = {
+            "ability": ability, "mode": mode, "key": f"{ability}-{mode}" if mode else ability,
+            "label": ABILITY_LABELS[(key, mode)], "instant": instant, "timing": timing,
+            "per": ABILITY_PERIODS[(key, mode)],
+            "needs_target": (key, mode) in TARGETED_ABILITIES, "needs_dead_target": key == "looter",
+            "needs_guess": (key, mode) == ("hero", "mark"), "needs_text": key == "mafia",
+            "needs_pay": key == "maniac" and mode in ("damage", "armour"), "needs_discard": key == "scientist",
+            "needs_swap": (key, mode) == ("maniac", "swap"), "needs_mapping": (key, mode) == ("joker", "guess"),
+            "needs_card": key == "geek",
+            "targets": targets, "guesses": list(MAFIA_ROLES) if (key, mode) == ("hero", "mark") else [],
+            "pay_choices": [i.uid for i in c.sleeve] if key == "maniac" and mode != "swap" else [],
+            "others": [s.id for s in ordered if s.id != seat.id] if (key, mode) == ("joker", "guess") else [],
+        }
+        is_spent = once in ONCE and once in spent
+        if option["per"] is None:
+            uses_left = None
+        else:
+            uses_left = 0 if is_spent else 1
+        reason: tuple[str, dict] | None = None
+        if not playing:
+            reason = ("ability_left", {}) if (left or not seat.alive) else ("no_instant_now", {})
+        elif timing == "night" and phase.kind != NIGHT:
+            reason = ("ability_night_only", names)
+        elif is_spent:
+            reason = ("ability_spent", names)
+        elif key == "mafia" and not targets:
+            reason = ("mafia_target", names)
+        elif key == "assassin" and not targets:
+            reason = ("assassin_no_target", {})
+        elif (option["needs_target"] or option["needs_dead_target"]) and not targets:
+            reason = ("looter_dead", {}) if key == "looter" else ("ability_no_target", names)
+        elif option["needs_pay"] and not c.sleeve:
+            reason = ("ability_pay", names)
+        elif option["needs_discard"] and len(c.hand) < 2:
+            reason = ("scientist_discard", names)
+        elif option["needs_swap"] and not (c.hand and c.sleeve):
+            reason = ("swap_cards", {})
+        option.update(available=reason is None, reason=REASONS[reason[0]][1] if reason else "",
+                      reason_params=dict(reason[1]) if reason else {}, uses_left=uses_left)
+        out.append(option)
+    return out

@@ -273,12 +273,14 @@ def render_resolution_event(kind: str, data: Mapping[str, Any]) -> str:
 
 
 _lazy_card_name = lazy(card_name, str)
+_lazy_ability_name = lazy(ability_name, str)
 
 
 def _named(error: RuleError) -> RuleError:
-    """``error`` with its ``card``/``named_card`` slug params shown as card names (rendered lazily, so in the
-    language active when the message is shown)."""
-    params = {k: _lazy_card_name(v) if k in ("card", "named_card") and isinstance(v, str) else v
+    """``error`` with its ``card``/``named_card`` slug params shown as card names and its ``ability`` (a role slug)
+    as the role's name (rendered lazily, so in the language active when the message is shown)."""
+    params = {k: _lazy_card_name(v) if k in ("card", "named_card") and isinstance(v, str)
+              else _lazy_ability_name(v) if k == "ability" and isinstance(v, str) and v != "?" else v
               for k, v in error.params.items()}
     return RuleError(error.message, field=error.field, rule=error.rule, params=params)
 

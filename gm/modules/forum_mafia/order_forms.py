@@ -15,7 +15,12 @@ Field names (all optional):
 * ``discard``: the two Hand uids discarded in ``discard`` mode;
 * per card ``<uid>``: ``target_<uid>``, ``target2_<uid>`` (``redirect``), ``text_<uid>`` (``letter``,
   ``unlimited_plan``), ``named_<uid>`` (``accusation``), ``cards_<uid>`` (``stash``: up to two Hand uids),
-  ``pay_<uid>`` (price cards from the Sleeve; none ticked: the engine takes the first eligible ones, FM-5.7).
+  ``pay_<uid>`` (price cards from the Sleeve; none ticked: the engine takes the first eligible ones, FM-5.7),
+  ``pay_hand_<uid>`` (the cultist's price cards from the Hand, FM-8; only when the options say ``pay_from_hand``);
+* ``abilities``: the keys (``ability-mode``, see ``abilities.ability_options``) of the phase abilities used (FM-3,
+  FM-8), each with its inputs ``ab_target_<key>``, ``ab_guess_<key>`` (the hero's Mafia role), ``ab_text_<key>``
+  (the Mafia message), ``ab_pay_<key>`` (the maniac's Sleeve card uid), ``ab_discard_<key>`` (the scientist's two
+  Hand uids). Instant abilities are not ordered: the panel uses them at once.
 """
 from __future__ import annotations
 
@@ -40,7 +45,9 @@ TARGET_INPUTS: Mapping[str, tuple[str, ...]] = {
 }
 #: The per-card form field prefixes, by the payload key the engine names in its errors.
 PAYLOAD_FIELD = {"target": "target", "targets": "target", "named_card": "named", "text": "text", "cards": "cards",
-                 "pay": "pay"}
+                 "pay": "pay", "pay_hand": "pay_hand"}
+#: An ability's inputs by the payload key the engine names in its errors (``abilities.N.<key>``).
+ABILITY_INPUTS = ("target", "guess", "text", "pay", "discard")
 _SPLIT = re.compile(r"[.\[\]]+")
 
 
@@ -94,14 +101,41 @@ class OrderForm(forms.Form):
                 self.fields[f"cards_{uid}"] = UidsField(choices=hand_uids)
             if card.get("price"):
                 self.fields[f"pay_{uid}"] = UidsField(choices=sleeve_uids)
+                if options.get("pay_from_hand"):
+                    self.fields[f"pay_hand_{uid}"] = UidsField(choices=hand_uids)
+        #: The phase abilities the form offers (instant ones are used from the panel), by key.
+        self.ability_opts = {a["key"]: a for a in options.get("abilities", []) if not a.get("instant")}
+        self.fields["abilities"] = forms.MultipleChoiceField(choices=[(k, k) for k in self.ability_opts],
+                                                             required=False)
+        for key, opt in self.ability_opts.items():
+            if opt.get("needs_target"):
+                self.fields[f"ab_target_{key}"] = forms.IntegerField(required=False)
+            if opt.get("needs_guess"):
+                self.fields[f"ab_guess_{key}"] = forms.CharField(required=False, max_length=40)
+            if opt.get("needs_text"):
+                self.fields[f"ab_text_{key}"] = forms.CharField(required=False, max_length=MAX_TEXT, strip=True)
+            if opt.get("needs_pay"):
+                self.fields[f"ab_pay_{key}"] = forms.TypedChoiceField(choices=[("", "")] + sleeve_uids, coerce=int,
+                                                                      required=False, empty_value=None)
+            if opt.get("needs_discard"):
+                self.fields[f"ab_discard_{key}"] = UidsField(choices=hand_uids)
         #: uid → messages about that card as a whole (not one of its inputs).
         self.card_errors: dict[int, list[str]] = {}
+        #: ability key → messages about that ability as a whole.
+        self.ability_errors: dict[str, list[str]] = {}
         self._play_uids: list[int] = []
+        self._ability_keys: list[str] = []
 
     # -- reading the form's state (bound: the POST; unbound: the initial, i.e. the current order) ----------
     def picked(self) -> dict[str, list[int]]:
         """The uids picked in each group: ``{"hand": [...], "sleeve": [...], "free": [...], "discard": [...]}``."""
         return {name: _ints(self[name].value()) for name in ("hand", "sleeve", "free", "discard")}
+
+    def picked_abilities(self) -> list[str]:
+        """The keys of the abilities ticked (bound: the POST; unbound: the current order)."""
+        value = self["abilities"].value()
+        values = value if isinstance(value, list | tuple) else [] if value in (None, "") else [value]
+        return [str(v) for v in values]
 
     def current_mode(self) -> str:
         return DISCARD if self["mode"].value() == DISCARD else PLAY
@@ -134,7 +168,25 @@ class OrderForm(forms.Form):
         payload: dict[str, Any] = {"plays": plays}
         if data.get("mode") == DISCARD:
             payload["discard"] = list(data.get("discard") or [])
+        self._ability_keys = [k for k in self.ability_opts if k in (data.get("abilities") or [])]
+        if self._ability_keys:
+            payload["abilities"] = [self._ability(key) for key in self._ability_keys]
         return payload
+
+    def _ability(self, key: str) -> dict:
+        """One phase ability of the order: ``{"ability", "mode", "target", "guess", "text", "pay", "discard"}`` (the
+        keys it needs; an input left empty is left out, so the engine names what is missing)."""
+        opt, data = self.ability_opts[key], self.cleaned_data
+        use: dict[str, Any] = {"ability": opt["ability"]}
+        if opt.get("mode"):
+            use["mode"] = opt["mode"]
+        for name in ABILITY_INPUTS:
+            if not opt.get(f"needs_{name}"):
+                continue
+            value = data.get(f"ab_{name}_{key}")
+            if value not in (None, "", []):
+                use[name] = list(value) if name == "discard" else value
+        return use
 
     def _play(self, uid: int) -> dict:
         card, data = self.cards[uid], self.cleaned_data
@@ -153,6 +205,8 @@ class OrderForm(forms.Form):
             play["cards"] = list(data.get(f"cards_{uid}") or [])
         if card.get("price") and data.get(f"pay_{uid}"):
             play["pay"] = list(data[f"pay_{uid}"])
+        if card.get("price") and data.get(f"pay_hand_{uid}"):
+            play["pay_hand"] = list(data[f"pay_hand_{uid}"])
         return play
 
     # -- the engine's refusals ----------------------------------------------------------------------------
@@ -165,12 +219,34 @@ class OrderForm(forms.Form):
         so no reason is ever dropped.
         """
         for path, messages in errors.items():
+            found = self._ability_field_for(path)
+            if found is not None:
+                field, key = found
+                for message in messages:
+                    if field is None:
+                        self.ability_errors.setdefault(key, []).append(message)
+                    else:
+                        self.add_error(field, message)
+                continue
             field, uid = self._field_for(path)
             for message in messages:
                 if field is None and uid is not None:
                     self.card_errors.setdefault(uid, []).append(message)
                 else:
                     self.add_error(field, message)
+
+    def _ability_field_for(self, path: str) -> tuple[str | None, str] | None:
+        """``abilities.N.<input>`` → (that ability's input field, or ``None`` for the ability as a whole; its key);
+        ``None`` if ``path`` is not about an ability of :meth:`payload`."""
+        parts = [p for p in _SPLIT.split(path or "") if p]
+        if len(parts) < 2 or parts[0] != "abilities" or not parts[1].isdigit():
+            return None
+        index = int(parts[1])
+        if index >= len(self._ability_keys):
+            return None
+        key = self._ability_keys[index]
+        field = f"ab_{parts[2]}_{key}" if len(parts) > 2 and parts[2] in ABILITY_INPUTS else None
+        return (field, key) if field in self.fields else (None, key)
 
     def _field_for(self, path: str) -> tuple[str | None, int | None]:
         parts = [p for p in _SPLIT.split(path or "") if p]
@@ -196,15 +272,26 @@ class OrderForm(forms.Form):
         return (field, uid) if field in self.fields else (None, uid)
 
 
-def initial_from_payload(payload: Mapping[str, Any] | None, cards: Mapping[int, Mapping[str, Any]]) -> dict:
+def initial_from_payload(payload: Mapping[str, Any] | None, cards: Mapping[int, Mapping[str, Any]],
+                         abilities: Sequence[Mapping[str, Any]] = ()) -> dict:
     """The form's initial values from a stored order ``payload`` (so the form shows the current order).
 
     Plays whose uid is no longer among ``cards`` (uid → ``order_options`` card) are left out; a free card goes to
-    ``free``, others to the slot of their container.
+    ``free``, others to the slot of their container. Abilities are matched with ``abilities`` (the options'
+    ``abilities``) by role slug and mode.
     """
-    initial: dict[str, Any] = {"mode": PLAY, "hand": [], "sleeve": [], "free": [], "discard": []}
+    initial: dict[str, Any] = {"mode": PLAY, "hand": [], "sleeve": [], "free": [], "discard": [], "abilities": []}
     if not payload:
         return initial
+    keys = {(a["ability"], a.get("mode") or ""): a["key"] for a in abilities if not a.get("instant")}
+    for use in payload.get("abilities") or []:
+        key = keys.get((use.get("ability"), use.get("mode") or "")) if isinstance(use, Mapping) else None
+        if key is None:
+            continue
+        initial["abilities"].append(key)
+        for name in ABILITY_INPUTS:
+            if name in use:
+                initial[f"ab_{name}_{key}"] = use[name]
     if payload.get("discard"):
         initial["mode"] = DISCARD
         initial["discard"] = [u for u in payload["discard"] if isinstance(u, int)]
@@ -220,7 +307,8 @@ def initial_from_payload(payload: Mapping[str, Any] | None, cards: Mapping[int, 
             initial[f"target_{uid}"], initial[f"target2_{uid}"] = targets[0], targets[1]
         elif "target" in play:
             initial[f"target_{uid}"] = play["target"]
-        for key, prefix in (("named_card", "named"), ("text", "text"), ("cards", "cards"), ("pay", "pay")):
+        for key, prefix in (("named_card", "named"), ("text", "text"), ("cards", "cards"), ("pay", "pay"),
+                            ("pay_hand", "pay_hand")):
             if key in play:
                 initial[f"{prefix}_{uid}"] = play[key]
     return initial

@@ -35,8 +35,9 @@ from gm.core.engine import PhaseInfo
 from gm.core.models import Game, GroupMembership, LogEntry, Order, Phase
 from gm.core.services import ServiceError
 
-from . import engine, resolution
+from . import abilities, engine, resolution
 from .order_forms import DISCARD, MAX_TEXT, MODE_LABELS, PLAY, OrderForm, initial_from_payload
+from .roles import MAFIA_ROLES
 
 MODULE = "forum_mafia"
 ORDER_PHASES = (engine.NIGHT, engine.DAY)
@@ -79,19 +80,37 @@ def _ordering_phase(game: Game, viewer: visibility.Viewer) -> Phase:
 
 def order_options_for(*, game: Game, viewer: visibility.Viewer, phase: Phase) -> dict:
     """What ``viewer`` (a living player) may do in ``phase`` now: ``resolution.order_options`` for his seat, with its
-    messages (``why_not``, each card's ``reason``) in the active language. Only his own cards are in it."""
+    messages (``why_not``, each card's ``reason``) in the active language. Only his own cards are in it. Also
+    ``abilities`` (``abilities.ability_options``: his phase and instant abilities, labels and reasons translated)
+    and ``pay_from_hand`` (the cultist may pay prices from his Hand, FM-8)."""
     seats = list(game.seats.order_by("position"))
     own = next(s for s in seats if s.pk == viewer.seat.pk)
-    options = resolution.order_options(
-        state=game.state,
-        phase=PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors),
-        seat=services.seat_info(own), seats=[services.seat_info(s) for s in seats])
+    info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+    seat_infos = [services.seat_info(s) for s in seats]
+    own_info = next(s for s in seat_infos if s.id == own.pk)
+    options = resolution.order_options(state=game.state, phase=info, seat=own_info, seats=seat_infos)
     name = card_namer(collection_for_game(game))
     options = dict(options)
     options["why_not"] = _msg(options.get("why_not"))
     options["cards"] = [{**c, "reason": _msg(c.get("reason"), c.get("reason_params"), name)}
                         for c in options.get("cards", [])]
+    options["abilities"] = [
+        {**a, "label": _(a["label"]), "reason": _ability_msg(a.get("reason"), a.get("reason_params"), name)}
+        for a in abilities.ability_options(state=game.state, phase=info, seat=own_info, seats=seat_infos)]
+    options["pay_from_hand"] = own.data.get("public_role") == "cultist"
     return options
+
+
+def _ability_msg(msgid: Any, params: Any, name: Callable[[str], str]) -> str:
+    """An ability's reason in the active language: card slugs as card names, role slugs as role names."""
+    if not msgid:
+        return ""
+    from .module import ability_name
+
+    params = dict(params or {})
+    if isinstance(params.get("ability"), str):
+        params["ability"] = ability_name(params["ability"])
+    return _msg(msgid, params, name)
 
 
 def _msg(msgid: Any, params: Any = None, name: Callable[[str], str] = str) -> str:
@@ -109,11 +128,18 @@ def _msg(msgid: Any, params: Any = None, name: Callable[[str], str] = str) -> st
         return text
 
 
+#: The modes of the phase abilities as the order's description names them.
+ABILITY_MODES = {"message": gettext_lazy("message"), "damage": gettext_lazy("damage"),
+                 "armour": gettext_lazy("armour"), "hr": gettext_lazy("HR department"), "ace": gettext_lazy("ace"),
+                 "mark": gettext_lazy("mark")}
+
+
 def describe_order(payload: Mapping[str, Any] | None, *, cards: Mapping[int, str], name: Callable[[str], str],
                    seat_names: Mapping[int, str]) -> list[str]:
-    """An order payload as sentences in the active language, one per play (and one for a discard), with card and
-    character names: ``["Pistol (Hand) → Boris", "Letter (Sleeve) → Clara · message: “hi”"]``. ``cards`` maps
-    the player's uids to kinds; payload entries may also name slugs (``pay``, ``cards``, ``discard``)."""
+    """An order payload as sentences in the active language, one per play (one for a discard, one per ability),
+    with card and character names: ``["Pistol (Hand) → Boris", "Letter (Sleeve) → Clara · message: “hi”",
+    "Ability: Maniac (damage) → Boris · paid with Pistol"]``. ``cards`` maps the player's uids to kinds; payload
+    entries may also name slugs (``pay``, ``cards``, ``discard``)."""
     if payload is None:
         return [_("Withdrawn")]
 
@@ -151,6 +177,22 @@ def describe_order(payload: Mapping[str, Any] | None, *, cards: Mapping[int, str
     if payload.get("discard"):
         lines.append(_("Discard two Hand cards instead of playing: %(cards)s")
                      % {"cards": ", ".join(card(c) for c in payload["discard"])})
+    from .module import ability_name, secret_role_name
+
+    for use in payload.get("abilities") or []:
+        head = _("Ability: %(ability)s") % {"ability": ability_name(str(use.get("ability", "")))}
+        if use.get("mode"):
+            head += f" ({ABILITY_MODES.get(use['mode'], use['mode'])})"
+        parts = [f"{head} → {who(use['target'])}" if "target" in use else head]
+        if use.get("guess"):
+            parts.append(_("as %(role)s") % {"role": secret_role_name(use["guess"])})
+        if use.get("text"):
+            parts.append(_("message: “%(text)s”") % {"text": use["text"]})
+        if use.get("pay") is not None:
+            parts.append(_("paid with %(cards)s") % {"cards": card(use["pay"])})
+        if use.get("discard"):
+            parts.append(_("discarding %(cards)s") % {"cards": ", ".join(card(c) for c in use["discard"])})
+        lines.append(" · ".join(parts))
     return lines or [_("No cards played")]
 
 
@@ -175,7 +217,8 @@ def order_panel(*, game: Game, viewer: visibility.Viewer, form: OrderForm | None
     current = versions[-1] if versions and versions[-1].payload is not None else None
     by_uid = {c["uid"]: c for c in options.get("cards", [])}
     if form is None:
-        form = OrderForm(options=options, initial=initial_from_payload(current.payload if current else None, by_uid))
+        form = OrderForm(options=options, initial=initial_from_payload(current.payload if current else None, by_uid,
+                                                                       options.get("abilities", [])))
     collection = collection_for_game(game)
     name = card_namer(collection)
     language = translation.get_language() or "ru"
@@ -212,11 +255,82 @@ def order_panel(*, game: Game, viewer: visibility.Viewer, form: OrderForm | None
              # FM-5.3: discarding two cards replaces both slot plays (free cards may go along).
              "disabled": mode == DISCARD and group != "free"}
             for group, legend, help_text in GROUPS],
+        "abilities": _ability_rows(form, options, name),
         "current": {"version": current.version, "created_at": current.created_at, "lines": describe(current)}
         if current else None,
         "history": [{"version": o.version, "created_at": o.created_at, "lines": describe(o),
                      "withdrawn": o.payload is None} for o in reversed(versions)],
     }
+
+
+#: How often an ability can be used (``abilities.ABILITY_PERIODS``) and what is left, for the form.
+USES = {
+    ("game", 1): gettext_lazy("once per game · not used yet"),
+    ("game", 0): gettext_lazy("once per game · used"),
+    ("rebuild", 1): gettext_lazy("once until your next rebuild · ready"),
+    ("rebuild", 0): gettext_lazy("used · rebuilding your deck recharges it"),
+    ("phase", 1): gettext_lazy("once per phase"),
+    ("phase", 0): gettext_lazy("once per phase"),
+    ("night", 1): gettext_lazy("once per night"),
+    ("night", 0): gettext_lazy("once per night"),
+}
+
+
+def uses_text(option: Mapping[str, Any]) -> str:
+    if option.get("uses_left") is None:
+        return str(gettext_lazy("any number of times"))
+    return str(USES.get((option.get("per"), option.get("uses_left")), ""))
+
+
+def _ability_rows(form: OrderForm, options: Mapping[str, Any], name: Callable[[str], str]) -> list[dict]:
+    """The form's "Abilities" part (FM-3, FM-8): one row per phase ability the player has, greyed with the reason
+    when it can't be used now, with the inputs it needs (targets as for cards, the hero's Mafia role, the Mafia
+    message, the maniac's Sleeve card to discard, the scientist's two Hand cards)."""
+    from .module import secret_role_name
+
+    errors = form.errors if form.is_bound else {}
+    picked = set(form.picked_abilities())
+    people = {p["id"]: p["name"] for p in [*options.get("targets", []), *options.get("dead_targets", [])]}
+    hand = {c["uid"]: c["kind"] for c in options.get("hand", [])}
+    sleeve = {c["uid"]: c["kind"] for c in options.get("sleeve", [])}
+    rows = []
+    for key, opt in form.ability_opts.items():
+        row = {"key": key, "label": opt["label"], "available": bool(opt.get("available")), "reason": opt["reason"],
+               "uses": uses_text(opt), "picked": key in picked, "errors": form.ability_errors.get(key, []),
+               "inputs": []}
+        rows.append(row)
+        if not (row["available"] or row["picked"]):
+            continue
+
+        def value(field: str) -> str:
+            v = form.value(field)
+            return "" if v is None else str(v)
+
+        def select(field: str, label, choices) -> dict:
+            current = value(field)
+            return {"type": "select", "name": field, "label": label, "errors": errors.get(field, []),
+                    "choices": [("", "—", current == "")] + [(str(v), text, str(v) == current) for v, text in choices]}
+
+        if opt.get("needs_target"):
+            row["inputs"].append(select(f"ab_target_{key}", _("Target"),
+                                        [(t, people.get(t, f"#{t}")) for t in opt.get("targets", [])]))
+        if opt.get("needs_guess"):
+            row["inputs"].append(select(f"ab_guess_{key}", _("Their Mafia role"),
+                                        [(r, secret_role_name(r)) for r in opt.get("guesses") or MAFIA_ROLES]))
+        if opt.get("needs_text"):
+            row["inputs"].append({"type": "text", "name": f"ab_text_{key}", "label": _("Message (no links, FM-9.4)"),
+                                  "value": value(f"ab_text_{key}"), "maxlength": MAX_TEXT,
+                                  "errors": errors.get(f"ab_text_{key}", [])})
+        if opt.get("needs_pay"):
+            row["inputs"].append(select(f"ab_pay_{key}", _("Sleeve card to discard"),
+                                        [(u, name(sleeve[u])) for u in opt.get("pay_choices", []) if u in sleeve]))
+        if opt.get("needs_discard"):
+            chosen = {str(v) for v in form.value(f"ab_discard_{key}") or []}
+            row["inputs"].append({"type": "checkboxes", "name": f"ab_discard_{key}",
+                                  "label": _("Two Hand cards to discard"),
+                                  "errors": errors.get(f"ab_discard_{key}", []),
+                                  "choices": [(str(u), name(k), str(u) in chosen, False) for u, k in hand.items()]})
+    return rows
 
 
 def _card_row(card: Mapping[str, Any], form: OrderForm, picked: Mapping[str, list[int]], options: Mapping[str, Any],
@@ -277,8 +391,9 @@ def _card_row(card: Mapping[str, Any], form: OrderForm, picked: Mapping[str, lis
                                    for c in options.get("hand", []) if c["uid"] != uid]})
     if card.get("price"):
         value = form.value(f"pay_{uid}")
+        from_hand = form.value(f"pay_hand_{uid}") or []
         # Unbound and no price cards in the current order: tick the ones the engine would take (FM-5.7).
-        chosen = {str(v) for v in (value if value or form.is_bound else card.get("payers", []))}
+        chosen = {str(v) for v in (value if value or form.is_bound or from_hand else card.get("payers", [])) or []}
         inputs.append({"type": "checkboxes", "name": f"pay_{uid}",
                        "label": _("Price %(price)s: Sleeve cards that pay it") % {"price": card["price"]},
                        "help": _("If you tick none, the first eligible cards of your Sleeve pay (FM-5.7)."),
@@ -288,6 +403,14 @@ def _card_row(card: Mapping[str, Any], form: OrderForm, picked: Mapping[str, lis
                                     str(c["uid"]) in chosen, not c.get("can_pay"))
                                    for c in options.get("sleeve", []) if c["uid"] != uid]})
         row["payers"] = [name(c["kind"]) for c in options.get("sleeve", []) if str(c["uid"]) in chosen]
+        if f"pay_hand_{uid}" in form.fields:  # FM-8 cultist: up to two price cards per phase from the Hand
+            in_hand = {str(v) for v in from_hand}
+            inputs.append({"type": "checkboxes", "name": f"pay_hand_{uid}",
+                           "label": _("Or pay from your Hand (cultist: up to two cards per phase)"),
+                           "errors": errors.get(f"pay_hand_{uid}", []),
+                           "choices": [(str(c["uid"]), name(c["kind"]), str(c["uid"]) in in_hand, False)
+                                       for c in options.get("hand", []) if c["uid"] != uid]})
+            row["payers"] += [name(c["kind"]) for c in options.get("hand", []) if str(c["uid"]) in in_hand]
     return row
 
 
@@ -456,6 +579,37 @@ class FmSleeveCardSerializer(FmHandCardSerializer):
     can_pay = serializers.BooleanField()
 
 
+class FmAbilityOptionSerializer(serializers.Serializer):
+    """One ability of the caller (``abilities.ability_options``): a phase ability goes into the order's
+    ``abilities``; an instant one is used at once (``POST /api/games/<id>/abilities/``)."""
+
+    ability = serializers.CharField(help_text=gettext_lazy("The role slug the payload names it by."))
+    mode = serializers.CharField(allow_blank=True)
+    key = serializers.CharField()
+    label = serializers.CharField()
+    instant = serializers.BooleanField()
+    timing = serializers.ChoiceField(choices=["night", "any"])
+    per = serializers.ChoiceField(choices=["game", "rebuild", "phase", "night"], allow_null=True)
+    needs_target = serializers.BooleanField()
+    needs_dead_target = serializers.BooleanField()
+    needs_guess = serializers.BooleanField()
+    needs_text = serializers.BooleanField()
+    needs_pay = serializers.BooleanField()
+    needs_discard = serializers.BooleanField()
+    needs_swap = serializers.BooleanField()
+    needs_mapping = serializers.BooleanField()
+    needs_card = serializers.BooleanField()
+    targets = serializers.ListField(child=serializers.IntegerField(),
+                                    help_text=gettext_lazy("Seat ids it may be used on now."))
+    guesses = serializers.ListField(child=serializers.CharField())
+    pay_choices = serializers.ListField(child=serializers.IntegerField())
+    others = serializers.ListField(child=serializers.IntegerField())
+    available = serializers.BooleanField()
+    reason = serializers.CharField(allow_blank=True, help_text=gettext_lazy("Why it can't be used now."))
+    reason_params = serializers.DictField()
+    uses_left = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("null: any number of times."))
+
+
 class FmOrderOptionsSerializer(serializers.Serializer):
     """What the caller may order now (FM-5): the shape of ``resolution.order_options``."""
 
@@ -469,6 +623,8 @@ class FmOrderOptionsSerializer(serializers.Serializer):
     sleeve = FmSleeveCardSerializer(many=True)
     named_cards = serializers.ListField(child=serializers.CharField(),
                                         help_text=gettext_lazy("Card slugs an accusation may name."))
+    abilities = FmAbilityOptionSerializer(many=True)
+    pay_from_hand = serializers.BooleanField(help_text=gettext_lazy("The cultist may pay prices from his Hand."))
 
 
 class OrderOptionsView(APIView):

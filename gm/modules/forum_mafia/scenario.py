@@ -1,6 +1,7 @@
 """Forum Mafia scenario runner (shell): builds a game from a scenario file and plays its steps through the site's own
-services — the master setup override, ``order_submit`` with the engine's full validation, vote submission when the
-module has it, and ``phase_resolve_due`` as the deadline task calls it — then checks the step's ``expect``.
+services — the master setup override, ``order_submit`` with the engine's full validation, the instant abilities through
+``ability_services.ability_use`` at once (in file order, between the order lines), vote submission when the module
+has it, and ``phase_resolve_due`` as the deadline task calls it — then checks the step's ``expect``.
 
 The file format is ``/work/shared/rules/scenario-format.md`` (``## forum_mafia``); ``docs/scenarios.md`` is the key
 reference for masters. :func:`run` is what ``manage.py gm_scenario`` calls (through :mod:`gm.core.scenario`).
@@ -39,7 +40,7 @@ from gm.core.scenario import (
 )
 from gm.core.services import ServiceError
 
-from . import engine
+from . import abilities, engine
 from .override_services import game_setup_override, player_errors
 from .roles import PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
 
@@ -67,7 +68,8 @@ SHOWN_ENTRIES = 20
 @dataclass
 class OrderLine:
     """One ``orders`` line: ``index`` (1-based in its step), ``player`` name, ``kind`` (``play``, ``discard``,
-    ``ability``), the line itself (``raw``) and what identifies it among rejections (``label``)."""
+    ``ability`` — a phase ability, part of the order —, ``instant`` — an instant ability, used at once), the line
+    itself (``raw``) and what identifies it among rejections (``label``)."""
 
     index: int
     player: str
@@ -303,7 +305,8 @@ class _Parser:
                 self.name(name, f"{key('mapping')}.{name}")
                 if role not in SECRET_ROLES:
                     raise ScenarioError(f"{key('mapping')}.{name}", f"unknown secret role {_show(role)}")
-        return OrderLine(index, player, kind, dict(raw), {"ability": ability})
+        instant = (abilities.ability_key(ability), raw.get("mode") or "") in abilities.INSTANT_ABILITIES
+        return OrderLine(index, player, "instant" if instant else kind, dict(raw), {"ability": ability})
 
     def vote(self, raw: Any, place: str) -> dict:
         check_keys(raw, place=place, allowed=VOTE_KEYS, required=("player", "for"))
@@ -441,16 +444,30 @@ class _Runner:
             raise ScenarioError(f"step {step.index}, key phase", f"the open phase is {actual}, not {step.label}")
         refused = self.submit_orders(phase, step)
         refused += self.submit_votes(phase, step)
-        resolve_at_deadline(phase)
+        phase.refresh_from_db()
+        if phase.status == Phase.Status.OPEN:  # an instant ability may have ended the game (FM-10.6)
+            resolve_at_deadline(phase)
         self.game.refresh_from_db()
         self.check(step, phase, refused)
 
     def submit_orders(self, phase: Phase, step: Step) -> list[dict]:
         """Each line is added to its player's order and the whole order submitted again (the last version counts,
-        FM-5.6); a refused line is recorded and left out, so the previous version stays."""
+        FM-5.6); a refused line is recorded and left out, so the previous version stays. An instant ability (the
+        maniac's swap, the joker's guess, the looter, the geek) is used at once through
+        ``ability_services.ability_use``, in file order; refused, it is recorded like a refused line."""
+        from .ability_services import ability_use
+
         accepted: dict[str, list[OrderLine]] = {}
         refused = []
         for line in step.orders:
+            if line.kind == "instant":
+                try:
+                    ability_use(game=self.game, user=self.seats[line.player].user,
+                                payload=line.fragment(self.seat_ids), clock=lambda: phase.opens_at)
+                except ServiceError as exc:
+                    refused.append({"player": line.player, **line.label, "reason": "submission",
+                                    "message": str(exc), "order": line.index})
+                continue
             candidate = accepted.get(line.player, []) + [line]
             try:
                 core.order_submit(phase=phase, user=self.seats[line.player].user,

@@ -69,6 +69,9 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     if data.get("public_role") == "psychic" and data.get("deck_top"):
         context["deck_top"] = [name(slug) for slug in data["deck_top"]]
     if is_open and phase.kind in (engine.NIGHT, engine.DAY):
+        from .ability_views import abilities_panel
+
+        context["abilities"] = abilities_panel(game=game, viewer=viewer)
         context["orders"] = order_panel(game=game, viewer=viewer)
     context["results"] = private_results(viewer)
     context["trace"] = trace
