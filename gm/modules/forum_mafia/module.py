@@ -91,6 +91,8 @@ RESOLUTION_MESSAGES = {
                           "deck."),
     "fm.hand_counts": _("Cards in Hand: %(counts)s."),
     "fm.victory": _("The game is over. Winner: %(winner)s (%(players)s)."),
+    "fm.veche": _("The Veche: %(result)s. Votes: %(candidates)s; for peace %(peace)s of %(cast)s."),
+    "fm.jailed": _("%(player)s goes to jail: the Sleeve is emptied and no targeted cards for %(phases)s phases."),
     "fm.hero_left": _("%(player)s has met both goals of the hero, wins and leaves the game."),
     "fm.joker_left": _("%(player)s, the joker, named every secret role %(result)s and leaves the game."),
     # the master's resolution trace
@@ -133,6 +135,8 @@ RESOLUTION_MESSAGES = {
     "fm.t_hand_counts": _("Hand counts published: %(counts)s."),
     "fm.t_victory_check": _("Victory check: %(winner)s. Alive: %(alive)s."),
     "fm.t_error": _("Resolution error: %(detail)s"),
+    "fm.t_veche": _("Veche: %(result)s. Votes: %(candidates)s; for peace %(peace)s of %(cast)s."),
+    "fm.t_jail": _("%(player)s is jailed and loses from the Sleeve: %(cards)s."),
     "fm.t_ace": _("%(player)s (joker) puts an ace into the Sleeve of %(target)s."),
     "fm.t_hero_mark": _("%(player)s (hero) names %(target)s as %(guess)s: %(result)s."),
     "fm.t_assassin": _("%(player)s (assassin) kills %(target)s."),
@@ -191,6 +195,21 @@ def _ability(d: Mapping[str, Any]) -> str:
     return text
 
 
+def _num(value: Any) -> str:
+    """Vote strength without a trailing .0 (1.5 stays 1.5)."""
+    return f"{float(value):g}"
+
+
+def _veche_result(data: Mapping[str, Any]) -> str:
+    outcome = data.get("outcome")
+    if outcome == "leader":
+        if data.get("punishment") == "jail":
+            return gettext("%(player)s is jailed") % {"player": data.get("leader")}
+        return gettext("%(player)s is executed (6 damage)") % {"player": data.get("leader")}
+    return str({"peace": _("peace: nobody is punished"), "two_alive": _("only two are alive: nobody is punished"),
+                "no_votes": _("no votes: nobody is punished")}.get(outcome, outcome))
+
+
 def _recon_result(data: Mapping[str, Any]) -> str:
     fact = data.get("fact")
     if fact == "played_cards":
@@ -231,6 +250,11 @@ def render_resolution_event(kind: str, data: Mapping[str, Any]) -> str:
         p["goal"] = str(HERO_GOALS.get(data["goal"], data["goal"]))
     if "goals" in p:
         p["goals"] = ", ".join(str(HERO_GOALS.get(g, g)) for g in data["goals"] or [])
+    if "candidates" in p:
+        p["candidates"] = "; ".join(f"{c['player']} {_num(c['strength'])} ({', '.join(c['voters'])})"
+                                    for c in data["candidates"]) or "—"
+        p["peace"], p["cast"] = _num(data.get("peace", 0)), _num(data.get("cast", 0))
+        p["result"] = _veche_result(data)
     if "right" in p:
         p["result"] = gettext("right") if data["right"] else gettext("wrong")
     for key in ("players", "alive"):
