@@ -45,7 +45,7 @@ from cards.deckrules import SECRET_ROLE_COLOURS
 from cards.domain import CardInstance, CardKind, Collection
 from gm.core.engine import Event, Outcome, PhaseInfo, PhaseSpec, Resolution, RuleError, RuleViolation, SeatInfo
 
-from . import abilities
+from . import abilities, veche
 from .roles import LAW, MAFIA, SECRET_ROLES
 
 
@@ -105,6 +105,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "too_many_plays": ("FM-5.2", _("Too many plays in one order.")),
 }
 REASONS.update(abilities.REASONS)
+REASONS.update(veche.REASONS)
 
 _LINK = re.compile(
     r"(https?://|ftp://|www\.|\bt\.me/|[\w.+-]+@[\w-]+\.[\w.-]+|\b[\w-]+\.(com|ru|net|org|ua|io|me|info|su|рф|by|kz)"
@@ -139,6 +140,7 @@ def fm_state(state: Mapping[str, Any]) -> dict:
     fm = dict(state.get("fm") or {})
     fm["poison"] = [dict(p) for p in fm.get("poison", [])]
     fm["stimulant"] = [dict(s) for s in fm.get("stimulant", [])]
+    fm["death_order"] = [list(d) for d in fm.get("death_order", [])]
     for key in ("handcuffs", "jail", "last_night", "last_played_on", "warrior_diverted"):
         fm[key] = dict(fm.get(key) or {})
     for key in ("used", "hero_goals", "hero_marks", "left", "rebuilds"):  # abilities' memory: never the input's
@@ -234,6 +236,7 @@ class CheckedOrder:
     discard: list[int] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     abilities: list[abilities.AbilityUse] = field(default_factory=list)
+    vote: dict | None = None  # FM-7: the Veche vote, normalised
 
 
 def _as_list(value: Any) -> list:
@@ -300,7 +303,7 @@ class _Checker:
         if not isinstance(payload, Mapping):
             out.problems.append(Problem(None, "", "bad_payload", {"detail": "not an object"}))
             return out
-        unknown = sorted(set(payload) - {"plays", "discard", "abilities"})
+        unknown = sorted(set(payload) - {"plays", "discard", "abilities", "vote"})
         if unknown:
             out.problems.append(Problem(None, unknown[0], "bad_payload", {"detail": "unknown key " + unknown[0]}))
             return out
@@ -355,6 +358,12 @@ class _Checker:
             if problem:
                 out.problems.append(problem)
             used.update(out.discard)
+        if payload.get("vote") is not None:
+            vote, problem = veche.check_vote(payload["vote"], phase=self.phase, seat=self.seat, by_id=self.by_id,
+                                             fm=self.state.get("fm") or {})
+            if problem:
+                out.problems.append(Problem(None, problem[1], problem[0], problem[2]))
+            out.vote = vote
         if payload.get("abilities") is not None:
             sleeve_played = any(p.source == "sleeve" for p in out.plays)
             uses, problems = abilities.check_phase_abilities(self, payload.get("abilities"), used, sleeve_played,
@@ -555,6 +564,8 @@ def validate_order(*, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo
             clean["plays"].append(item)
     if checked.discard:
         clean["discard"] = checked.discard
+    if checked.vote:
+        clean["vote"] = checked.vote
     if checked.abilities:
         clean["abilities"] = [use.payload() for use in checked.abilities]
     return clean
@@ -651,6 +662,8 @@ class _Resolver:
         self.events: list[Event] = []
         self.plays: list[Play] = []  # not voided at L0/L1, ring order then order index
         self.abilities: list[abilities.AbilityUse] = []
+        self.votes: dict[int, dict] = {}  # FM-7 Veche votes of the day
+        self.jailed_now: int | None = None
         self.hero_armour: dict[int, tuple[int, int]] = {}  # target → (hero seat, armour), FM-3.3 goal (a)
         self.killed: dict[int, int] = {}  # FM-8 assassin: target → assassin
         self.dmg_parts: dict[int, tuple[int, int]] = {}  # seat → (damage subject to armour, piercing damage)
@@ -663,7 +676,8 @@ class _Resolver:
         self.hits: list[_Hit] = []
         self.losses = {s.id: 0 for s in self.seats}
         self.damage_taken: dict[int, int] = {}
-        self.left_now: dict[int, bool] = {}  # seats that left the game this phase (hero's two goals)
+        self.left_now: dict[int, bool] = {}
+        self.died_now: list[int] = []  # seats that left the game this phase (hero's two goals)
         self.damaged_by: dict[int, list[int]] = {}
         self.lost_this_phase: dict[int, list[CardInstance]] = {s.id: [] for s in self.seats}
         self.jammed: set[int] = set()
@@ -717,6 +731,8 @@ class _Resolver:
                 self.tell(seat.id, "fm.voided", **data)
             self.plays += checked.plays
             self.abilities += checked.abilities
+            if checked.vote:
+                self.votes[seat.id] = checked.vote
             if checked.discard:
                 self.discards[seat.id] = checked.discard
 
@@ -872,6 +888,8 @@ class _Resolver:
             if bonus and bonus.get("if") == "target_targeted_you" and play.seat in self._targeted_by(target):
                 amount += int(bonus["amount"])
             self.hits.append(_Hit(play.seat, target, amount, bool(eff.get("pierce")), play.kind))
+        if self.phase.kind == DAY:
+            self._veche()
         for use in self.abilities_of("maniac", "damage"):
             self.hits.append(_Hit(use.seat, use.target, abilities.MANIAC_DAMAGE, False, "maniac", card=False))
         for use in self.abilities_of("assassin"):
@@ -977,6 +995,8 @@ class _Resolver:
                 self.c[play.seat].move(play.uid, "sleeve", "discard")
                 self.trace("L6", "returns", player=self.name(play.seat), card=play.kind)
         self._extra_draws(after_damage=False)
+        if self.jailed_now is not None:
+            self._jail(self.jailed_now)
         for use in self.abilities_of("joker", "ace"):  # FM-3.3: one ace per phase into a target's Sleeve
             self.c[use.target].add("ace", "sleeve", "role", collection=self.collection)
             self.trace("L6", "ace", player=self.name(use.seat), target=self.name(use.target))
@@ -1159,6 +1179,7 @@ class _Resolver:
             self.alive[seat.id] = False
             self.public("fm.death", player=seat.name)
             self.trace("L8", "death", player=seat.name)
+        self.died_now = list(deaths)
         return deaths
 
     def _ability_aftermath(self, deaths: Mapping[int, bool]) -> None:
@@ -1226,6 +1247,53 @@ class _Resolver:
             self.trace("L8", "message", player=self.name(use.seat), target=self.name(use.target), card=None,
                        text=use.text)
 
+    def _veche(self) -> None:
+        """FM-7.1–7.6 at L5: count the day's votes; execute (6 damage, with armour and other damage) or jail."""
+        extra: dict[int, float] = {}
+        for play in self.live():  # §11 negotiation: +1 strength today (secret, so only in the result)
+            if play.effect.get("vote_bonus"):
+                extra[play.seat] = extra.get(play.seat, 0.0) + float(play.effect["vote_bonus"])
+        result = veche.tally(seats=self.seats, votes=self.votes, extra=extra)
+        for seat_id, vote in self.votes.items():
+            if vote.get("prosecutor_bonus"):
+                self.mark_used(seat_id, "prosecutor")
+        leader = result["leader"]
+        punishment = result["punishment"]
+        if leader is not None and self.by_id[leader].data.get("public_role") == "politician":
+            if punishment == veche.EXECUTION and "politician_led" not in abilities.used(self.fm, leader):
+                punishment = veche.JAIL  # FM-7.6: the politician's first lead is jail
+            self.mark_used(leader, "politician_led")
+        public = {"outcome": result["outcome"], "leader": self.name(leader) if leader else None,
+                  "punishment": punishment, "peace": result["peace"], "cast": result["cast"],
+                  "candidates": [{"player": c["player"], "strength": c["strength"], "voters": c["voters"]}
+                                 for c in result["candidates"]]}
+        self.public("fm.veche", **public)
+        self.trace("L5", "veche", **public)
+        if leader is None:
+            return
+        if punishment == veche.EXECUTION:
+            self.hits.append(_Hit(0, leader, veche.EXECUTION_DAMAGE, False, "veche", card=False))
+        else:
+            self.jailed_now = leader
+
+    def _jail(self, seat_id: int) -> None:
+        """FM-7.5 at L6: the Sleeve is emptied except aces and role cards; a maniac keeps one more of his choice
+        (his vote's ``keep``, else the first such card **[house]**)."""
+        c = self.c[seat_id]
+        keep = [i.uid for i in c.sleeve if i.kind == "ace" or i.provenance in ROLE_PROVENANCES]
+        if self.by_id[seat_id].data.get("secret_role") == "maniac":
+            choice = (self.votes.get(seat_id) or {}).get("keep")
+            rest = [i for i in c.sleeve if i.uid not in keep]
+            picked = next((i for i in rest if i.uid == choice or i.kind == choice), rest[0] if rest else None)
+            if picked is not None:
+                keep.append(picked.uid)
+        lost = [i for i in list(c.sleeve) if i.uid not in keep]
+        for inst in lost:
+            c.discard_card(inst.uid, "sleeve")
+        self.public("fm.jailed", player=self.name(seat_id), phases=JAIL_PHASES)
+        self.trace("L6", "jail", player=self.name(seat_id), cards=[i.kind for i in lost])
+        self.tell(seat_id, "fm.sleeve_lost", cards=[i.kind for i in lost])
+
     def _interrogations(self) -> None:
         for play in self.live():
             if play.effect.get("publish"):
@@ -1258,6 +1326,10 @@ class _Resolver:
                 self.trace("L8", "poisoned", player=self.name(play.final_target), phases=int(delayed["phases"]))
         fm["poison"] = poison
         fm["jail"] = {k: v - 1 for k, v in fm["jail"].items() if int(v) - 1 > 0}
+        if self.jailed_now is not None:  # FM-7.5: no targeted cards for the next 4 phases
+            fm["jail"][str(self.jailed_now)] = JAIL_PHASES
+        for dead in self.died_now:  # FM-8 avenger: "the one who died last"
+            fm.setdefault("death_order", []).append([ordinal, dead])
         fm["handcuffs"] = {k: v for k, v in fm["handcuffs"].items()
                            if not self.night or int(v) > self.phase.number}
         for play in self.live():

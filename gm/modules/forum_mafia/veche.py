@@ -1,0 +1,146 @@
+"""The Veche, the day vote of forum Mafia (FM-7), pure (functional core).
+
+A vote is part of a character's order for the day (``payload["vote"]``), so it changes with the order until the
+deadline and resolves with the day, from the same stored versions and seed (exactly once, replayable):
+``{"for": seat id | "peace", "punishment": "execution" | "jail", "prosecutor_bonus": bool, "keep": uid | slug}``
+(``punishment`` is required with a vote for a character; ``keep`` is the Sleeve card a ``maniac`` keeps if he is
+jailed, FM-7.5). Votes are public (FM-7.1): :func:`tally` computes the public count the vote panel shows and the
+engine uses at L5.
+
+Strength (FM-7.3): 1; ``authority`` 2; ``politician`` 1.5; ``prosecutor`` +2 once per game when he declares it with
+his vote; ``negotiation`` (§11) +1 today — a secret card, so it counts in the result but not in the live count.
+Result (FM-7.4): if peace has a strict majority of the strength cast, or only two characters are alive, nothing
+happens; otherwise the character with the most strength is the leader, ties broken by hanging priority (the FM-8
+list order, custom roles after them alphabetically **[house reading]**); he is executed (6 damage at L5, with armour
+and other damage) or jailed (FM-7.5) by the punishment with the most strength among the votes for characters (tie:
+jail, FM-7.2); the ``politician``'s first lead is jail (FM-7.6).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gm.core.engine import PhaseInfo, SeatInfo
+
+from .roles import PUBLIC_ROLES
+
+
+def _(s: str) -> str:
+    return s
+
+
+PEACE = "peace"
+EXECUTION, JAIL = "execution", "jail"
+PUNISHMENTS = (EXECUTION, JAIL)
+EXECUTION_DAMAGE = 6  # FM-7.5
+STRENGTH = {"authority": 2.0, "politician": 1.5}  # FM-7.3
+PROSECUTOR_BONUS = 2.0
+_PRIORITY = {r.slug: i for i, r in enumerate(PUBLIC_ROLES)}
+
+REASONS: dict[str, tuple[str, str]] = {
+    "vote_by_night": ("FM-7.1", _("The Veche votes by day only.")),
+    "vote_for": ("FM-7.1", _("Vote for a living character or for peace.")),
+    "vote_punishment": ("FM-7.2", _("Choose the punishment: execution or jail.")),
+    "vote_sociopath": ("FM-7.6", _("%(target)s (sociopath) cannot be voted for on Day 1.")),
+    "vote_prosecutor": ("FM-7.3", _("Only the prosecutor adds +2, once per game.")),
+    "vote_bad": ("FM-7.1", _("A vote is an object: for, punishment, prosecutor_bonus.")),
+}
+
+
+def _public(seat: SeatInfo) -> Any:
+    return seat.data.get("public_role")
+
+
+def hanging_priority(seat: SeatInfo) -> tuple[int, str]:
+    """FM-7.4: lower hangs first — the FM-8 list order, then custom roles alphabetically (by their name)."""
+    public = _public(seat)
+    if isinstance(public, str) and public in _PRIORITY:
+        return _PRIORITY[public], ""
+    name = public.get("custom", "") if isinstance(public, Mapping) else str(public or "")
+    return len(_PRIORITY), name.casefold()
+
+
+def check_vote(vote: Any, *, phase: PhaseInfo, seat: SeatInfo, by_id: Mapping[int, SeatInfo],
+               fm: Mapping[str, Any]) -> tuple[dict | None, tuple[str, str, dict] | None]:
+    """The normalised vote, or ``(None, (code, field, params))`` (FM-7.1–7.3, FM-7.6)."""
+    if phase.kind != "day":
+        return None, ("vote_by_night", "vote", {})
+    if not isinstance(vote, Mapping) or not set(vote) <= {"for", "punishment", "prosecutor_bonus", "keep"}:
+        return None, ("vote_bad", "vote", {})
+    target = vote.get("for")
+    clean: dict[str, Any] = {}
+    if target == PEACE:
+        clean["for"] = PEACE
+    else:
+        other = by_id.get(target) if isinstance(target, int) and not isinstance(target, bool) else None
+        if other is None or not other.alive:
+            return None, ("vote_for", "vote.for", {})
+        if _public(other) == "sociopath" and phase.number == 1:
+            return None, ("vote_sociopath", "vote.for", {"target": other.name})
+        clean["for"] = other.id
+        if vote.get("punishment") not in PUNISHMENTS:
+            return None, ("vote_punishment", "vote.punishment", {})
+    if vote.get("punishment") in PUNISHMENTS:
+        clean["punishment"] = vote["punishment"]
+    if vote.get("prosecutor_bonus"):
+        used = (fm.get("used") or {}).get(str(seat.id), [])
+        if _public(seat) != "prosecutor" or "prosecutor" in used:
+            return None, ("vote_prosecutor", "vote.prosecutor_bonus", {})
+        clean["prosecutor_bonus"] = True
+    if vote.get("keep") is not None:
+        clean["keep"] = vote["keep"]
+    return clean, None
+
+
+def strength(seat: SeatInfo, vote: Mapping[str, Any], extra: float = 0.0) -> float:
+    """FM-7.3: a voter's strength today (``extra``: +1 per ``negotiation`` he played today)."""
+    base = STRENGTH.get(_public(seat) if isinstance(_public(seat), str) else "", 1.0)
+    return base + (PROSECUTOR_BONUS if vote.get("prosecutor_bonus") else 0.0) + extra
+
+
+def tally(*, seats: Sequence[SeatInfo], votes: Mapping[int, Mapping[str, Any]],
+          extra: Mapping[int, float] | None = None) -> dict:
+    """FM-7.1–7.4: the count of ``votes`` (voter seat id → normalised vote) of living voters. Returns
+    ``{"votes": [{"voter", "for", "punishment", "strength"}] (ring order), "candidates": [{"player", "seat",
+    "strength", "voters"}] (most first, ties by hanging priority), "peace": float, "cast": float,
+    "leader": seat id | None, "punishment": "execution" | "jail" | None, "outcome": "peace" | "two_alive" |
+    "no_votes" | "leader"}``. ``extra``: secret strength added at resolution (negotiation)."""
+    extra = extra or {}
+    by_id = {s.id: s for s in seats}
+    living = [s for s in sorted(seats, key=lambda s: s.position) if s.alive]
+    rows: list[dict] = []
+    for_seat: dict[int, list[str]] = {}
+    totals: dict[int, float] = {}
+    peace = cast = 0.0
+    punish = {EXECUTION: 0.0, JAIL: 0.0}
+    for voter in living:
+        vote = votes.get(voter.id)
+        if not vote:
+            continue
+        power = strength(voter, vote, extra.get(voter.id, 0.0))
+        cast += power
+        target = vote.get("for")
+        rows.append({"voter": voter.name, "seat": voter.id,
+                     "for": PEACE if target == PEACE else by_id[target].name,
+                     "punishment": vote.get("punishment"), "strength": power})
+        if target == PEACE:
+            peace += power
+            continue
+        for_seat.setdefault(target, []).append(voter.name)
+        totals[target] = totals.get(target, 0.0) + power
+        punish[vote["punishment"]] += power
+    order = sorted(totals, key=lambda t: (-totals[t], hanging_priority(by_id[t])))
+    candidates = [{"player": by_id[t].name, "seat": t, "strength": totals[t], "voters": for_seat[t]} for t in order]
+    result = {"votes": rows, "candidates": candidates, "peace": peace, "cast": cast, "leader": None,
+              "punishment": None}
+    if cast == 0 or not candidates:
+        result["outcome"] = "no_votes" if cast == 0 else "peace"
+    elif peace * 2 > cast:
+        result["outcome"] = "peace"
+    elif len(living) <= 2:
+        result["outcome"] = "two_alive"
+    else:
+        result["outcome"] = "leader"
+        result["leader"] = order[0]
+        result["punishment"] = EXECUTION if punish[EXECUTION] > punish[JAIL] else JAIL
+    return result
