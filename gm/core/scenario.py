@@ -22,7 +22,7 @@ import json
 import re
 import secrets
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from importlib import import_module
@@ -355,10 +355,29 @@ def resolve_at_deadline(phase):
 
 def entry_matches(entry, needle: str) -> bool:
     """Whether ``needle`` occurs in a log entry's English text or in its data serialised as JSON (so slugs match
-    whatever the display language)."""
+    whatever the display language). A needle that reads as JSON object members (``'"hit": true, "amount": 4'``)
+    also matches any object in the data holding those members, in whatever order the database keeps the keys
+    (PostgreSQL's jsonb sorts them; SQLite keeps the engine's order)."""
     with translation.override("en"):
         text = entry.text()
-    return needle in text or needle in json.dumps(entry.data, ensure_ascii=False, default=str)
+    if needle in text or needle in json.dumps(entry.data, ensure_ascii=False, default=str):
+        return True
+    try:
+        members = json.loads("{" + needle + "}")
+    except ValueError:
+        return False
+    return isinstance(members, dict) and bool(members) and _holds(entry.data, members)
+
+
+def _holds(data: Any, members: Mapping[str, Any]) -> bool:
+    """Whether some object inside ``data`` (at any depth) has every key of ``members`` with an equal value."""
+    if isinstance(data, Mapping):
+        if all(k in data and data[k] == v for k, v in members.items()):
+            return True
+        return any(_holds(v, members) for v in data.values())
+    if isinstance(data, list):
+        return any(_holds(v, members) for v in data)
+    return False
 
 
 def entry_summary(entry) -> str:
