@@ -942,13 +942,14 @@ def _scenarios():
     """Run every card and rule test once more in this process — and the role abilities' tests — so that EMITTED
     holds their events whatever tests were selected (or in which order they ran)."""
     if not _RAN:
-        from . import test_fm_abilities, test_fm_veche
+        from . import test_fm_abilities, test_fm_rooms, test_fm_veche
 
         for name, fn in sorted(globals().items()):
             if name.startswith(("test_card_", "test_FM_")) and callable(fn):
                 fn()
         test_fm_abilities.run_ability_tests()
         test_fm_veche.run_veche_tests()
+        test_fm_rooms.run_room_tests()
         _RAN.append(True)
 
 

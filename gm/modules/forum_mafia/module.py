@@ -91,6 +91,8 @@ RESOLUTION_MESSAGES = {
                           "deck."),
     "fm.hand_counts": _("Cards in Hand: %(counts)s."),
     "fm.victory": _("The game is over. Winner: %(winner)s (%(players)s)."),
+    "fm.room_created": _("A chat room is open for you with %(players)s (%(lasting)s)."),
+    "fm.t_room": _("Chat room %(room)s: %(players)s (%(lasting)s)."),
     "fm.veche": _("The Veche: %(result)s. Votes: %(candidates)s; for peace %(peace)s of %(cast)s."),
     "fm.jailed": _("%(player)s goes to jail: the Sleeve is emptied and no targeted cards for %(phases)s phases."),
     "fm.hero_left": _("%(player)s has met both goals of the hero, wins and leaves the game."),
@@ -255,6 +257,8 @@ def render_resolution_event(kind: str, data: Mapping[str, Any]) -> str:
                                     for c in data["candidates"]) or "—"
         p["peace"], p["cast"] = _num(data.get("peace", 0)), _num(data.get("cast", 0))
         p["result"] = _veche_result(data)
+    if "lasting" in p:
+        p["lasting"] = gettext("to the end of the game") if data["lasting"] else gettext("until the next night ends")
     if "right" in p:
         p["result"] = gettext("right") if data["right"] else gettext("wrong")
     for key in ("players", "alive"):

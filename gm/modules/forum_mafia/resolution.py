@@ -45,7 +45,7 @@ from cards.deckrules import SECRET_ROLE_COLOURS
 from cards.domain import CardInstance, CardKind, Collection
 from gm.core.engine import Event, Outcome, PhaseInfo, PhaseSpec, Resolution, RuleError, RuleViolation, SeatInfo
 
-from . import abilities, veche
+from . import abilities, rooms, veche
 from .roles import LAW, MAFIA, SECRET_ROLES
 
 
@@ -106,6 +106,7 @@ REASONS: dict[str, tuple[str, str]] = {
 }
 REASONS.update(abilities.REASONS)
 REASONS.update(veche.REASONS)
+REASONS.update(rooms.REASONS)
 
 _LINK = re.compile(
     r"(https?://|ftp://|www\.|\bt\.me/|[\w.+-]+@[\w-]+\.[\w.-]+|\b[\w-]+\.(com|ru|net|org|ua|io|me|info|su|рф|by|kz)"
@@ -143,6 +144,8 @@ def fm_state(state: Mapping[str, Any]) -> dict:
     fm["death_order"] = [list(d) for d in fm.get("death_order", [])]
     for key in ("handcuffs", "jail", "last_night", "last_played_on", "warrior_diverted"):
         fm[key] = dict(fm.get(key) or {})
+    if "rooms" in fm:
+        fm["rooms"] = {k: dict(v) for k, v in dict(fm["rooms"] or {}).items()}
     for key in ("used", "hero_goals", "hero_marks", "left", "rebuilds"):  # abilities' memory: never the input's
         if key in fm:
             fm[key] = {k: list(v) if isinstance(v, list) else v for k, v in dict(fm[key] or {}).items()}
@@ -237,6 +240,7 @@ class CheckedOrder:
     problems: list[Problem] = field(default_factory=list)
     abilities: list[abilities.AbilityUse] = field(default_factory=list)
     vote: dict | None = None  # FM-7: the Veche vote, normalised
+    rooms: list[dict] = field(default_factory=list)  # FM-9.3: chat-room proposals
 
 
 def _as_list(value: Any) -> list:
@@ -303,7 +307,7 @@ class _Checker:
         if not isinstance(payload, Mapping):
             out.problems.append(Problem(None, "", "bad_payload", {"detail": "not an object"}))
             return out
-        unknown = sorted(set(payload) - {"plays", "discard", "abilities", "vote"})
+        unknown = sorted(set(payload) - {"plays", "discard", "abilities", "vote", "rooms"})
         if unknown:
             out.problems.append(Problem(None, unknown[0], "bad_payload", {"detail": "unknown key " + unknown[0]}))
             return out
@@ -364,6 +368,12 @@ class _Checker:
             if problem:
                 out.problems.append(Problem(None, problem[1], problem[0], problem[2]))
             out.vote = vote
+        if payload.get("rooms"):
+            proposals, problem = rooms.check_rooms(payload["rooms"], phase=self.phase, seat=self.seat,
+                                                   by_id=self.by_id, fm=self.state.get("fm") or {})
+            if problem:
+                out.problems.append(Problem(None, problem[1], problem[0], problem[2]))
+            out.rooms = proposals
         if payload.get("abilities") is not None:
             sleeve_played = any(p.source == "sleeve" for p in out.plays)
             uses, problems = abilities.check_phase_abilities(self, payload.get("abilities"), used, sleeve_played,
@@ -566,6 +576,8 @@ def validate_order(*, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo
         clean["discard"] = checked.discard
     if checked.vote:
         clean["vote"] = checked.vote
+    if checked.rooms:
+        clean["rooms"] = checked.rooms
     if checked.abilities:
         clean["abilities"] = [use.payload() for use in checked.abilities]
     return clean
@@ -663,6 +675,8 @@ class _Resolver:
         self.plays: list[Play] = []  # not voided at L0/L1, ring order then order index
         self.abilities: list[abilities.AbilityUse] = []
         self.votes: dict[int, dict] = {}  # FM-7 Veche votes of the day
+        self.proposals: dict[int, list[dict]] = {}  # FM-9.3 chat-room proposals of the day
+        self.groups: dict[str, list[int]] = {}  # new group memberships (rooms)
         self.jailed_now: int | None = None
         self.hero_armour: dict[int, tuple[int, int]] = {}  # target → (hero seat, armour), FM-3.3 goal (a)
         self.killed: dict[int, int] = {}  # FM-8 assassin: target → assassin
@@ -733,6 +747,8 @@ class _Resolver:
             self.abilities += checked.abilities
             if checked.vote:
                 self.votes[seat.id] = checked.vote
+            if checked.rooms:
+                self.proposals[seat.id] = checked.rooms
             if checked.discard:
                 self.discards[seat.id] = checked.discard
 
@@ -1087,6 +1103,8 @@ class _Resolver:
             self._deliver_recon(play, target, {"hand": self.c[target].hand_kinds()})
         self._messages()
         self._mafia_messages()
+        if self.phase.kind == DAY:
+            self._rooms()
         self._carry_over()
         counts = [{"player": s.name, "count": len(self.c[s.id].hand)} for s in self.seats if self.alive[s.id]]
         self.public("fm.hand_counts", counts=counts)
@@ -1294,6 +1312,18 @@ class _Resolver:
         self.trace("L6", "jail", player=self.name(seat_id), cards=[i.kind for i in lost])
         self.tell(seat_id, "fm.sleeve_lost", cards=[i.kind for i in lost])
 
+    def _rooms(self) -> None:
+        """FM-9.3 at the end of the day: the agreed rooms open for the members (a group) until the next night ends."""
+        for room in rooms.form_rooms(seats=self.seats, proposals=self.proposals, alive=self.alive, phase=self.phase):
+            self.groups[room["slug"]] = room["members"]
+            self.fm.setdefault("rooms", {})[room["slug"]] = {"members": room["members"], "until": room["until"]}
+            if room["conspiracy"]:
+                self.mark_used(room["by"], "conspirator")
+            names = [self.name(m) for m in room["members"]]
+            for m in room["members"]:
+                self.tell(m, "fm.room_created", room=room["slug"], players=names, lasting=room["until"] is None)
+            self.trace("L8", "room", room=room["slug"], players=names, lasting=room["until"] is None)
+
     def _interrogations(self) -> None:
         for play in self.live():
             if play.effect.get("publish"):
@@ -1386,9 +1416,9 @@ def resolve(*, state: Mapping[str, Any], phase: PhaseInfo, seats: Sequence[SeatI
     deaths = {**deaths, **r.left_now}
     new_state = {**state, "fm": r.fm}
     if outcome is not None:
-        return Resolution(new_state, r.events, r.seat_data(), deaths, outcome=outcome)
+        return Resolution(new_state, r.events, r.seat_data(), deaths, groups=r.groups, outcome=outcome)
     nxt = PhaseSpec(DAY, phase.number) if phase.kind == NIGHT else PhaseSpec(NIGHT, phase.number + 1)
-    return Resolution(new_state, r.events, r.seat_data(), deaths, next_phase=nxt)
+    return Resolution(new_state, r.events, r.seat_data(), deaths, groups=r.groups, next_phase=nxt)
 
 
 def check_victory(seats: Sequence[SeatInfo], alive: Mapping[int, bool],
