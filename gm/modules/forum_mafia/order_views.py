@@ -32,11 +32,12 @@ from cards.containers import Containers
 from cards.services import card_namer, collection_for_game
 from gm.core import services, visibility
 from gm.core.engine import PhaseInfo
-from gm.core.models import Game, GroupMembership, LogEntry, Order, Phase
+from gm.core.models import Game, GroupMembership, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
 
 from . import abilities, engine, resolution
 from .order_forms import DISCARD, MAX_TEXT, MODE_LABELS, PLAY, OrderForm, initial_from_payload
+from .order_parts import CARD_PARTS, OTHER_PARTS, latest_payload, order_parts_submit
 from .roles import MAFIA_ROLES
 
 MODULE = "forum_mafia"
@@ -193,7 +194,8 @@ def describe_order(payload: Mapping[str, Any] | None, *, cards: Mapping[int, str
         if use.get("discard"):
             parts.append(_("discarding %(cards)s") % {"cards": ", ".join(card(c) for c in use["discard"])})
         lines.append(" · ".join(parts))
-    return lines or [_("No cards played")]
+    lines = lines or [_("No cards played")]
+    return lines
 
 
 def _own_cards(seat) -> dict[int, str]:
@@ -506,8 +508,11 @@ def orders(request, pk: int):
         form.is_valid()  # show the form as posted: picks, inputs and any unparsable value
         return _render(request, order_panel(game=game, viewer=viewer, form=form))
     if form.is_valid():
+        payload = form.payload()
         try:
-            services.order_submit(phase=phase, user=request.user, payload=form.payload())
+            # Only the card parts are the form's: the Veche vote (FM-7) and room proposals (FM-9.3) stay.
+            order_parts_submit(phase=phase, user=request.user,
+                               parts={part: payload.get(part) for part in CARD_PARTS})
         except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
@@ -525,13 +530,15 @@ def orders(request, pk: int):
 @require_POST
 @login_required
 def withdraw(request, pk: int):
-    """Withdraw the current order (FM-5.6: a new version with no payload; the earlier ones stay in the history)."""
+    """Withdraw the current card order (FM-5.6: a new version; the earlier ones stay in the history). The parts
+    other panels own — the Veche vote (FM-7), room proposals (FM-9.3) — stay: the new version keeps them without the
+    cards. With nothing else in the order it is a withdrawal (a version with no payload)."""
     game = _game(request, pk)
     phase = open_order_phase(game)
     try:
         if phase is None:
             raise ServiceError(_("No night or day is open for orders now."), code="state")
-        services.order_withdraw(phase=phase, user=request.user)
+        _withdraw_cards(phase, request.user)
     except ServiceError as exc:
         notice, ok = str(exc), False
     else:
@@ -542,6 +549,18 @@ def withdraw(request, pk: int):
                       {"o": order_panel(game=game, viewer=viewer, notice=notice), "game": game})
     (messages.success if ok else messages.error)(request, notice)
     return _back(game)
+
+
+def _withdraw_cards(phase: Phase, user) -> None:
+    """The card parts out of ``user``'s order (see :func:`withdraw`)."""
+    seat = Seat.objects.filter(game_id=phase.game_id, user=user).first() if user.is_authenticated else None
+    current = latest_payload(phase, seat)
+    if any(current.get(part) is not None for part in OTHER_PARTS):
+        if not any(current.get(part) for part in CARD_PARTS):
+            raise ServiceError(_("You have no cards in your order to withdraw."), code="not_found")
+        order_parts_submit(phase=phase, user=user, parts=dict.fromkeys(CARD_PARTS))
+    else:
+        services.order_withdraw(phase=phase, user=user)
 
 
 # == API ============================================================================================================
