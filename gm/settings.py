@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "accounts",
     "cards",
     "gm.core",
+    "gm.inbox",
 ]
 # Game modules: a module is a package with a ``module.py`` exposing ``MODULE``; Django-app modules are also
 # installed so their templates, migrations and static files are found. GM_EXTRA_MODULES lets tests (and the
@@ -90,6 +91,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "gm.core.context_processors.site",
+                "gm.inbox.context_processors.inbox",
             ],
         },
     },
@@ -203,8 +205,11 @@ GM_RESOLVING_TIMEOUT = env.float("GM_RESOLVING_TIMEOUT", default=300.0)
 GM_OVERDUE_AFTER = env.float("GM_OVERDUE_AFTER", default=60.0)
 GM_ETA_MAX = min(env.float("GM_ETA_MAX", default=1800.0), CELERY_VISIBILITY_TIMEOUT * 0.5)
 GM_MAX_EXTENSION = env.float("GM_MAX_EXTENSION", default=float(timedelta(days=2).total_seconds()))
+# Deadline reminders (gm.inbox): how often beat looks for players to remind, in seconds.
+GM_REMINDER_INTERVAL = env.float("GM_REMINDER_INTERVAL", default=60.0)
 CELERY_BEAT_SCHEDULE = {
     "gm-sweep-due-phases": {"task": "gm.core.tasks.phases_sweep_task", "schedule": GM_SWEEP_INTERVAL},
+    "gm-inbox-deadline-reminders": {"task": "gm.inbox.tasks.reminders_sweep_task", "schedule": GM_REMINDER_INTERVAL},
 }
 
 LOGGING = {

@@ -15,6 +15,8 @@ urlpatterns = [
     path("accounts/profile/", account_views.profile_edit, name="profile"),
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", account_views.set_language, name="set_language"),
+    path("", include("gm.inbox.urls")),
+    path("api/", include("gm.inbox.api_urls")),
     path("api/", include("gm.core.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),

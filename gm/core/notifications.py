@@ -3,6 +3,7 @@ lets him read, in his own language and time zone."""
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
@@ -20,11 +21,17 @@ def _preferences(user) -> tuple[str, str]:
     return language, tz
 
 
-def phase_result_messages(*, phase: Phase) -> list[EmailMessage]:
+def phase_result_messages(*, phase: Phase, only: Iterable | None = None) -> list[EmailMessage]:
     """One e-mail per user with an address among the game's master and seated players, listing the log entries
-    of ``phase`` (and the opening of the next phase) that this user may read. Users with nothing to read get none."""
+    of ``phase`` (and the opening of the next phase) that this user may read. Users with nothing to read get none.
+
+    ``only``: restrict the recipients to these users (e.g. those who opted in to e-mail, ``gm.inbox``); it can
+    only narrow the list, never add someone who is neither the master nor seated."""
     game = phase.game
     users = [game.master] + [s.user for s in game.seats.select_related("user__profile") if s.user is not None]
+    if only is not None:
+        wanted = {u.pk for u in only}
+        users = [u for u in users if u.pk in wanted]
     following = game.phases.filter(ordinal=phase.ordinal + 1).first()
     messages = []
     for user in users:
@@ -49,12 +56,13 @@ def _entry_line(entry: LogEntry) -> str:
     return f"- {entry.text()}"
 
 
-def send_phase_results(*, phase_id: int) -> int:
-    """Send the result e-mails of a resolved phase; returns how many were sent."""
+def send_phase_results(*, phase_id: int, only: Iterable | None = None) -> int:
+    """Send the result e-mails of a resolved phase (to ``only`` these users when given, see
+    :func:`phase_result_messages`); returns how many were sent."""
     phase = Phase.objects.select_related("game__master").filter(pk=phase_id, status=Phase.Status.RESOLVED).first()
     if phase is None:
         return 0
-    messages = phase_result_messages(phase=phase)
+    messages = phase_result_messages(phase=phase, only=only)
     if not messages:
         return 0
     return get_connection().send_messages(messages) or 0

@@ -43,7 +43,10 @@ def phase_resolve_task(phase_id: int) -> bool:
 
 @shared_task(name="gm.core.tasks.phase_notify_task", ignore_result=True)
 def phase_notify_task(phase_id: int) -> int:
-    """E-mail each player and the master what he may read of a resolved phase."""
-    from .notifications import send_phase_results
+    """Tell each player and the master what he may read of a resolved phase: the apps listening to
+    :data:`gm.core.signals.phase_results_ready` do it (``gm.inbox``: inbox notifications, and the result e-mail
+    of :mod:`gm.core.notifications` to the users who opted in). Returns how many e-mails were sent."""
+    from .signals import phase_results_ready
 
-    return send_phase_results(phase_id=phase_id)
+    results = phase_results_ready.send(sender=Phase, phase_id=phase_id)
+    return sum(r for _receiver, r in results if isinstance(r, int))

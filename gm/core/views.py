@@ -8,6 +8,7 @@ from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.feedgenerator import Atom1Feed
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -226,9 +227,13 @@ def phase_resolve_now(request, pk: int):
 
 
 class PublicLogFeed(Feed):
-    """Atom/RSS feed of a game's public log, read through the visibility layer as an anonymous viewer."""
+    """Atom feed of a game's public log, read through the visibility layer as an anonymous viewer: public entries
+    only while the game runs (seat, group and master-only lines never), everything once it is over (the game's
+    secrets are revealed to everyone then, as on the game page)."""
 
+    feed_type = Atom1Feed
     description = gettext_lazy("The public log of a game.")
+    subtitle = description
 
     def get_object(self, request, pk):
         return visibility.game_or_404(None, pk)

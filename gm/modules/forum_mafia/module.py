@@ -137,7 +137,7 @@ RESOLUTION_MESSAGES = {
     "fm.t_hand_counts": _("Hand counts published: %(counts)s."),
     "fm.t_victory_check": _("Victory check: %(winner)s. Alive: %(alive)s."),
     "fm.t_error": _("Resolution error: %(detail)s"),
-    "fm.t_veche": _("Veche: %(result)s. Votes: %(candidates)s; for peace %(peace)s of %(cast)s."),
+    "fm.t_veche": _("Veche count — %(result)s; by strength: %(candidates)s; peace %(peace)s of %(cast)s."),
     "fm.t_jail": _("%(player)s is jailed and loses from the Sleeve: %(cards)s."),
     "fm.t_ace": _("%(player)s (joker) puts an ace into the Sleeve of %(target)s."),
     "fm.t_hero_mark": _("%(player)s (hero) names %(target)s as %(guess)s: %(result)s."),

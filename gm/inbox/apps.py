@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class InboxConfig(AppConfig):
+    name = "gm.inbox"
+    label = "inbox"
+    verbose_name = _("Inbox")
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from gm.core import signals
+
+        from . import receivers
+
+        # The core sends this after a resolution has committed (phase_notify_task); the core never names the inbox.
+        signals.phase_results_ready.connect(receivers.phase_results_ready, dispatch_uid="gm.inbox.phase_results")

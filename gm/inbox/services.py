@@ -1,0 +1,446 @@
+"""Inbox services: who is told what, and when.
+
+Every function is keyword-only (except the duck-typed first argument of :func:`notify_private`) and idempotent
+where a task may call it twice: notification rows are de-duplicated by ``(user, key)``, reminders by
+``(phase, seat)``, e-mails by a compare-and-set on ``Notification.emailed_at``. Time comes from an injectable
+``clock`` (a callable returning an aware UTC ``datetime``), as in ``gm.core.services``.
+
+Recipients always come from the visibility layer (``gm.core.visibility``): a phase's notifications are built from
+``visibility.log_entries`` of each recipient, never from raw log queries.
+
+Entry points for other engineers:
+
+* :func:`notify_private` — a private message in a post (FM-9.2) reached its recipient;
+* :func:`notify_room` — seats were put in a chat room (FM-9.3);
+* :func:`register_acted_check` — count some other action (e.g. a Veche vote, FM-7) as "has acted" for reminders.
+"""
+from __future__ import annotations
+
+import logging
+import zoneinfo
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import EmailMessage, get_connection
+from django.db import IntegrityError, transaction
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from gm.core import visibility
+from gm.core.models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Seat
+from gm.core.notifications import send_phase_results
+from gm.core.services import ServiceError
+
+from .models import MAX_REMINDER_HOURS, GameReminder, Notification, NotificationSettings, PhaseReminder
+
+logger = logging.getLogger("gm.inbox")
+
+Clock = Callable[[], datetime]
+#: ``check(phase) -> set of seat ids`` that have acted in ``phase`` in some way other than an order.
+ActedCheck = Callable[[Phase], set[int]]
+_ACTED_CHECKS: list[ActedCheck] = []
+
+#: How long a private message's text kept in the recipient's notification may be (the post keeps the whole text).
+PRIVATE_TEXT_MAX = 2000
+
+
+# -- settings ---------------------------------------------------------------------------------------------------
+
+
+def email_enabled(user) -> bool:
+    """Whether ``user`` opted in to e-mail copies (default: no) and has an address to send them to."""
+    if user is None or not user.is_authenticated or not user.email:
+        return False
+    return NotificationSettings.objects.filter(user=user, email=True).exists()
+
+
+def settings_set(*, user, email: bool) -> NotificationSettings:
+    """Store ``user``'s e-mail opt-in (``email``: bool). Raises :class:`ServiceError` ``forbidden`` when
+    anonymous."""
+    if user is None or not user.is_authenticated:
+        raise ServiceError(_("Log in first."), code="forbidden")
+    prefs, _created = NotificationSettings.objects.update_or_create(user=user, defaults={"email": bool(email)})
+    return prefs
+
+
+def reminder_hours(game: Game) -> int:
+    """The game's reminder setting in whole hours (0: off, also when the master never set one)."""
+    return GameReminder.objects.filter(game=game).values_list("hours", flat=True).first() or 0
+
+
+def reminder_set(*, game: Game, actor, hours: Any, reason: str = "", clock: Clock = timezone.now) -> GameReminder:
+    """Set ``game``'s deadline reminder to ``hours`` whole hours before each deadline (0 = off; at most
+    :data:`~gm.inbox.models.MAX_REMINDER_HOURS`). Master only; recorded in the audit log (action ``reminder``).
+
+    Raises :class:`ServiceError`: ``forbidden`` for anyone but the game's master (or a superuser), ``state`` once
+    the game is over, ``invalid`` (field ``hours``) for anything but a whole number in range.
+    """
+    if not (actor and actor.is_authenticated and (actor.pk == game.master_id or actor.is_superuser)):
+        raise ServiceError(_("Only the game's master may do this."), code="forbidden")
+    if isinstance(hours, bool) or not isinstance(hours, int) or not 0 <= hours <= MAX_REMINDER_HOURS:
+        raise ServiceError({"hours": [_("Give a whole number of hours from 0 (no reminders) to %(max)s.")
+                                      % {"max": MAX_REMINDER_HOURS}]})
+    if game.is_over:
+        raise ServiceError(_("The game is over."), code="state")
+    with transaction.atomic():
+        reminder, _created = GameReminder.objects.update_or_create(game=game, defaults={"hours": hours})
+        AuditEntry.objects.create(game=game, actor=actor, action="reminder", reason=reason, data={"hours": hours},
+                                  created_at=clock())
+    return reminder
+
+
+# -- phase results ----------------------------------------------------------------------------------------------
+
+
+def notify_phase_results(*, phase_id: int, clock: Clock = timezone.now) -> int:
+    """Inbox notifications for a resolved phase, then the result e-mail to those who opted in.
+
+    For the master and each seated player (living or dead; spectators and anonymous visitors get nothing) the
+    visibility layer gives the log entries of the phase and of the opening of the next one that he may read.
+    Each such user gets one ``phase_results`` notification (the public lines are not repeated one by one; ``data``
+    counts ``public`` and ``private`` lines), and one ``result`` notification per private entry *addressed* to him:
+    a seat entry of his own seat, a group entry of a group his seat belongs to. Master-only entries (the resolution
+    trace) and other seats' entries are never addressed to anyone: the master reads them through his phase results
+    (and the log), and even after the game, when the log is revealed, they reach no one else's inbox.
+
+    Idempotent (rows keyed ``phase:<id>`` / ``entry:<id>``, e-mail claimed once). Returns how many e-mails were
+    sent; 0 for an unknown or unresolved phase.
+    """
+    phase = Phase.objects.select_related("game__master").filter(pk=phase_id, status=Phase.Status.RESOLVED).first()
+    if phase is None:
+        return 0
+    now = clock()
+    _phase_notifications(phase, now)
+    return _email_phase_results(phase, now)
+
+
+def _recipients(game: Game) -> list:
+    """The master and the seated players' users, each once (the people notifications are for)."""
+    users = {game.master_id: game.master}
+    for seat in game.seats.select_related("user").filter(user__isnull=False):
+        users.setdefault(seat.user_id, seat.user)
+    return list(users.values())
+
+
+def _phase_notifications(phase: Phase, now: datetime) -> list[Notification]:
+    game = phase.game
+    following = game.phases.filter(ordinal=phase.ordinal + 1).first()
+    phases = [phase] + ([following] if following is not None else [])
+    groups: dict[int, set[str]] = {}
+    for seat_id, group in GroupMembership.objects.filter(game=game).values_list("seat_id", "group"):
+        groups.setdefault(seat_id, set()).add(group)
+    rows = []
+    for user in _recipients(game):
+        viewer = visibility.viewer_for(user, game)
+        entries = list(visibility.log_entries(viewer).filter(phase__in=phases)
+                       .values_list("pk", "visibility", "seat_id", "group"))
+        if not entries:
+            continue
+        public = sum(1 for e in entries if e[1] == LogEntry.Visibility.PUBLIC)
+        rows.append(Notification(user=user, game=game, phase=phase, kind=Notification.Kind.PHASE_RESULTS,
+                                 data={"public": public, "private": len(entries) - public},
+                                 key=f"phase:{phase.pk}", created_at=now))
+        own = viewer.seat
+        if own is None:  # the master (or a superuser) has no seat: nothing is addressed to him alone
+            continue
+        for pk, vis, seat_id, group in entries:
+            addressed = ((vis == LogEntry.Visibility.SEAT and seat_id == own.pk)
+                         or (vis == LogEntry.Visibility.GROUP and group in groups.get(own.pk, ())))
+            if addressed:
+                rows.append(Notification(user=user, game=game, phase=phase, kind=Notification.Kind.RESULT,
+                                         entry_id=pk, key=f"entry:{pk}", created_at=now))
+    # ignore_conflicts: a second run of the task (late acknowledgement) finds the keys taken and adds nothing.
+    return Notification.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def _claim_email(pks: Iterable[int], now: datetime) -> list[int]:
+    """Mark each notification e-mailed by compare-and-set; returns the ones this caller won (at most once each)."""
+    return [pk for pk in pks if Notification.objects.filter(pk=pk, emailed_at__isnull=True).update(emailed_at=now)]
+
+
+def _email_phase_results(phase: Phase, now: datetime) -> int:
+    candidates = dict(Notification.objects.filter(
+        kind=Notification.Kind.PHASE_RESULTS, phase=phase, emailed_at__isnull=True,
+        user__notification_settings__email=True,
+    ).exclude(user__email="").values_list("pk", "user_id"))
+    claimed = _claim_email(candidates, now)
+    if not claimed:
+        return 0
+    users = get_user_model().objects.filter(pk__in=[candidates[pk] for pk in claimed]).select_related("profile")
+    try:
+        return send_phase_results(phase_id=phase.pk, only=users)
+    except Exception:
+        # Give the claims back so that the task's retry (or the next run) sends them; then let Celery log it.
+        Notification.objects.filter(pk__in=claimed).update(emailed_at=None)
+        raise
+
+
+# -- private messages and rooms ---------------------------------------------------------------------------------
+
+
+def _seat_user(game: Game, who) -> Any:
+    """The user behind ``who`` (a :class:`Seat` of ``game`` or a user seated in it / its master); ``ValueError``
+    otherwise, so a message can never be delivered to someone outside the game."""
+    if isinstance(who, Seat):
+        if who.game_id != game.pk or who.user_id is None:
+            raise ValueError(f"seat {who.pk} is not a player's seat of game {game.pk}")
+        return who.user
+    if who is None or not getattr(who, "is_authenticated", False):
+        raise ValueError("a private message needs a recipient")
+    if who.pk != game.master_id and not Seat.objects.filter(game=game, user=who).exists():
+        raise ValueError(f"user {who.pk} is neither seated in nor the master of game {game.pk}")
+    return who
+
+
+def _name(who) -> str:
+    if who is None:
+        return ""
+    if isinstance(who, Seat):
+        return who.display_name
+    if isinstance(who, str):
+        return who
+    profile = getattr(who, "profile", None)
+    return getattr(profile, "name", None) or who.get_username()
+
+
+def notify_private(post_private: Any = None, /, *, game: Game | None = None, recipient: Any = None,
+                   text: str | None = None, sender: Any = None, url: str = "", key: str = "",
+                   clock: Clock = timezone.now) -> Notification | None:
+    """Tell the recipient of a private message (FM-9.2) that it arrived, with its text — in his row only.
+
+    Call it after the post holding the message is saved (inside the same transaction is fine: the notification
+    commits or rolls back with it). Either pass the message object (duck-typed: ``game`` or ``post.game``;
+    ``recipient`` a :class:`Seat` or user; ``text`` or ``body``; optional ``sender`` (Seat, user or name) or
+    ``post.seat``; optional ``pk`` and ``get_absolute_url()``, else the link is ``#post-<post.pk>`` on the game
+    page) — ``gm.core.models.PostPrivate`` fits —, or the keyword arguments, which win over the
+    object's attributes:
+
+    * ``game`` — the :class:`Game`;
+    * ``recipient`` — the recipient's :class:`Seat` (of this game) or user (seated in it, or its master);
+    * ``text`` — the message text (plain; cut to :data:`PRIVATE_TEXT_MAX` characters in the notification);
+    * ``sender`` — who sent it (Seat, user or display name; the sender is public in FM-9.2, only the text is not);
+    * ``url`` — where the message can be read (default: the game page);
+    * ``key`` — de-duplication key (default ``private:<pk>`` when the object has a ``pk``; empty: no de-dup).
+
+    The master is not notified (he reads every private message on the game page). Returns the notification, or
+    ``None`` when the key was already used. Raises ``ValueError`` for a recipient outside the game.
+    """
+    if post_private is not None:
+        post = getattr(post_private, "post", None)
+        game = game or getattr(post_private, "game", None) or getattr(post, "game", None)
+        recipient = recipient if recipient is not None else getattr(post_private, "recipient", None)
+        if text is None:
+            text = getattr(post_private, "text", None)
+            text = text if text is not None else getattr(post_private, "body", "")
+        sender = sender if sender is not None else (getattr(post_private, "sender", None)
+                                                    or getattr(post, "seat", None))
+        if not url and hasattr(post_private, "get_absolute_url"):
+            url = post_private.get_absolute_url()
+        elif not url and game is not None and getattr(post, "pk", None) is not None:
+            url = f"{game.get_absolute_url()}#post-{post.pk}"
+        if not key and getattr(post_private, "pk", None) is not None:
+            key = f"private:{post_private.pk}"
+    if game is None:
+        raise ValueError("notify_private needs the game")
+    user = _seat_user(game, recipient)
+    row = Notification(user=user, game=game, kind=Notification.Kind.PRIVATE_MESSAGE,
+                       body=(text or "")[:PRIVATE_TEXT_MAX], data={"sender": _name(sender), "url": url},
+                       key=key, created_at=clock())
+    return _create_once(row)
+
+
+def notify_room(game: Game, group_slug: str, seat_ids: Iterable[int], *, clock: Clock = timezone.now
+                ) -> list[Notification]:
+    """Tell each member of a new chat room (FM-9.3) that he is in it: one ``room_invitation`` per member's user.
+
+    ``group_slug``: the room's group (``room:3``), the same name as its ``GroupMembership`` rows; ``seat_ids``: the
+    members' seat ids (ids of this game's seats; seats without a user are skipped). Only the members are told; the
+    notification names the other members (they will read each other in the room anyway). Idempotent per user and
+    room. Returns the notifications created. Raises ``ValueError`` for an empty slug or a seat id that is not a
+    seat of ``game``.
+    """
+    if not group_slug:
+        raise ValueError("notify_room needs the room's group slug")
+    ids = list(dict.fromkeys(seat_ids))
+    seats = list(Seat.objects.filter(game=game, pk__in=ids).select_related("user").order_by("position"))
+    unknown = set(ids) - {s.pk for s in seats}
+    if unknown:
+        raise ValueError(f"seats {sorted(unknown)} are not seats of game {game.pk}")
+    now = clock()
+    created = []
+    for seat in seats:
+        if seat.user_id is None:
+            continue
+        others = [s.display_name for s in seats if s.pk != seat.pk]
+        row = Notification(user=seat.user, game=game, kind=Notification.Kind.ROOM_INVITATION,
+                           data={"group": group_slug, "members": others}, key=f"room:{game.pk}:{group_slug}"[:120],
+                           created_at=now)
+        if (note := _create_once(row)) is not None:
+            created.append(note)
+    return created
+
+
+def _create_once(row: Notification) -> Notification | None:
+    if not row.key:
+        row.save()
+        return row
+    try:
+        with transaction.atomic():  # a savepoint: a duplicate must not break the caller's transaction
+            row.save()
+    except IntegrityError:
+        return None
+    return row
+
+
+# -- reading ----------------------------------------------------------------------------------------------------
+
+
+def unread_count(user) -> int:
+    """How many of ``user``'s notifications are unread (0 for anonymous users, without a query)."""
+    if user is None or not user.is_authenticated:
+        return 0
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def mark_read(*, user, notification_id: Any, clock: Clock = timezone.now) -> Notification:
+    """Mark one of ``user``'s notifications read (already read: unchanged). Another user's notification, or an
+    unknown id, raises :class:`ServiceError` ``not_found`` (HTTP 404): its existence is not revealed."""
+    try:
+        pk = int(notification_id)
+    except (TypeError, ValueError):
+        pk = None
+    note = (Notification.objects.filter(pk=pk, user=user).first()
+            if pk is not None and user is not None and user.is_authenticated else None)
+    if note is None:
+        raise ServiceError(_("Not found"), code="not_found")
+    if note.read_at is None:
+        note.read_at = clock()
+        Notification.objects.filter(pk=note.pk, read_at__isnull=True).update(read_at=note.read_at)
+    return note
+
+
+def mark_all_read(*, user, clock: Clock = timezone.now) -> int:
+    """Mark every unread notification of ``user`` read; returns how many changed."""
+    if user is None or not user.is_authenticated:
+        return 0
+    return Notification.objects.filter(user=user, read_at__isnull=True).update(read_at=clock())
+
+
+# -- deadline reminders -----------------------------------------------------------------------------------------
+
+
+def register_acted_check(check: ActedCheck) -> ActedCheck:
+    """Count another kind of action as "has acted" for deadline reminders (e.g. a Veche vote, FM-7).
+
+    ``check(phase)`` returns the ids of the seats that acted in ``phase`` in that way. Register at import time
+    (an ``AppConfig.ready``); usable as a decorator."""
+    if check not in _ACTED_CHECKS:
+        _ACTED_CHECKS.append(check)
+    return check
+
+
+def seats_to_remind(phase: Phase) -> list[Seat]:
+    """The seats that may act in ``phase`` but have not: living, with a user, among ``phase.actors`` when the
+    phase names its actors, whose latest order version is missing or withdrawn (``payload`` null, FM-5.6) and
+    that no registered check counts as having acted."""
+    seats = phase.game.seats.filter(alive=True, user__isnull=False).select_related("user__profile")
+    if phase.actors is not None:
+        seats = seats.filter(pk__in=phase.actors)
+    latest: dict[int, bool] = {}
+    for seat_id, payload in Order.objects.filter(phase=phase).order_by("seat_id", "version").values_list(
+            "seat_id", "payload"):
+        latest[seat_id] = payload is not None  # the highest version wins: a withdrawal un-orders
+    acted = {seat_id for seat_id, ordered in latest.items() if ordered}
+    for check in _ACTED_CHECKS:
+        acted |= set(check(phase))
+    return [s for s in seats.order_by("position") if s.pk not in acted]
+
+
+@dataclass
+class ReminderReport:
+    """What one sweep did: ``sent`` the ``(phase id, seat id)`` pairs reminded, ``emailed`` how many e-mails."""
+
+    sent: list[tuple[int, int]] = field(default_factory=list)
+    emailed: int = 0
+
+
+def reminders_sweep(*, clock: Clock = timezone.now, limit: int = 200) -> ReminderReport:
+    """The periodic deadline-reminder sweep (beat, every ``GM_REMINDER_INTERVAL`` seconds).
+
+    For each open, non-setup phase of a running, unpaused game whose master set ``N = GameReminder.hours > 0``:
+    once ``now >= deadline - N hours`` and while ``now < deadline``, each seat of :func:`seats_to_remind` gets one
+    ``deadline_reminder`` notification (and an e-mail if its user opted in) — exactly once per phase and seat, which
+    the unique ``PhaseReminder(phase, seat)`` row guarantees even with concurrent sweeps. A phase shorter than N
+    hours (opened after ``deadline - N``) gets no reminder: its opening was just announced in the phase results.
+    Setup phases (deck building) are skipped: their input is not an order. After an extension or a pause the
+    window moves with the deadline; a seat already reminded for the phase is not reminded again.
+
+    ``limit`` caps the phases looked at per sweep (the next sweep takes the rest).
+    """
+    report = ReminderReport()
+    now = clock()
+    phases = (Phase.objects.filter(status=Phase.Status.OPEN, setup=False, deadline__gt=now,
+                                   game__status=Game.Status.RUNNING, game__paused_at__isnull=True,
+                                   game__reminder__hours__gt=0)
+              .select_related("game__reminder").order_by("deadline")[:limit])
+    for phase in phases:
+        hours = phase.game.reminder.hours
+        due_at = phase.deadline - timedelta(hours=hours)
+        if now < due_at or phase.opens_at > due_at:
+            continue
+        for seat in seats_to_remind(phase):
+            note = _remind(phase, seat, hours, now)
+            if note is None:
+                continue
+            report.sent.append((phase.pk, seat.pk))
+            report.emailed += _email_reminder(note, phase, seat, now)
+    return report
+
+
+def _remind(phase: Phase, seat: Seat, hours: int, now: datetime) -> Notification | None:
+    try:
+        with transaction.atomic():
+            PhaseReminder.objects.create(phase=phase, seat=seat, sent_at=now)
+            return Notification.objects.create(
+                user=seat.user, game=phase.game, phase=phase, kind=Notification.Kind.DEADLINE_REMINDER,
+                data={"hours": hours, "deadline": phase.deadline.isoformat()}, key=f"reminder:{phase.pk}",
+                created_at=now)
+    except IntegrityError:  # another sweep reminded this seat for this phase first
+        return None
+
+
+def _preferences(user) -> tuple[str, str]:
+    profile = getattr(user, "profile", None)
+    return (getattr(profile, "language", None) or settings.LANGUAGE_CODE,
+            getattr(profile, "time_zone", None) or settings.GM_DEFAULT_USER_TIME_ZONE)
+
+
+def reminder_message(*, phase: Phase, seat: Seat) -> EmailMessage:
+    """The reminder e-mail for ``seat``'s user, in his language, with the deadline in his time zone."""
+    user = seat.user
+    language, tz = _preferences(user)
+    game = phase.game
+    with translation.override(language), timezone.override(zoneinfo.ZoneInfo(tz)):
+        subject = _("%(game)s: %(phase)s ends soon") % {"game": game.title, "phase": phase.label}
+        deadline = date_format(timezone.localtime(phase.deadline), "DATETIME_FORMAT")
+        body = _("%(name)s, you have not given your order for %(phase)s yet. Deadline: %(deadline)s.") % {
+            "name": seat.display_name, "phase": phase.label, "deadline": deadline}
+        url = settings.SITE_URL.rstrip("/") + game.get_absolute_url()
+    return EmailMessage(subject=subject, body=f"{body}\n\n{url}\n", to=[user.email])
+
+
+def _email_reminder(note: Notification, phase: Phase, seat: Seat, now: datetime) -> int:
+    if not email_enabled(seat.user) or not _claim_email([note.pk], now):
+        return 0
+    try:
+        return get_connection().send_messages([reminder_message(phase=phase, seat=seat)]) or 0
+    except Exception:
+        # The reminder is in the inbox already; a lost e-mail is logged, not retried (the deadline is near).
+        logger.exception("reminder e-mail failed", extra={"phase": phase.pk, "seat": seat.pk})
+        Notification.objects.filter(pk=note.pk).update(emailed_at=None)
+        return 0

@@ -1,0 +1,14 @@
+"""Celery tasks of the inbox: they call services; nothing else."""
+from __future__ import annotations
+
+from celery import shared_task
+
+from . import services
+
+
+@shared_task(name="gm.inbox.tasks.reminders_sweep_task", ignore_result=True)
+def reminders_sweep_task() -> dict:
+    """Beat's periodic reminder sweep (every ``GM_REMINDER_INTERVAL`` seconds): remind the players who have not
+    ordered, N hours before each deadline (see :func:`gm.inbox.services.reminders_sweep`)."""
+    report = services.reminders_sweep()
+    return {"sent": len(report.sent), "emailed": report.emailed}
