@@ -30,6 +30,7 @@ from .worker_utils import (
     CeleryProcesses,
     forget_queue,
     purge_queue,
+    routed_to,
     skip_reason,
     wait_until,
     worker_database_url,
@@ -182,14 +183,8 @@ def card_collection():
 
 @pytest.fixture
 def worker_env(settings, card_collection):
-    from gm.celery import app
-
-    settings.CELERY_TASK_DEFAULT_QUEUE = SESSION_QUEUE
-    previous = app.conf.task_default_queue
-    app.conf.task_default_queue = SESSION_QUEUE
-    purge_queue(SESSION_QUEUE)
-    yield SESSION_QUEUE
-    app.conf.task_default_queue = previous
+    with routed_to(SESSION_QUEUE, settings) as queue:
+        yield queue
     forget_queue(SESSION_QUEUE)
 
 

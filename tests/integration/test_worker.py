@@ -39,6 +39,7 @@ from .worker_utils import (
     psycopg_params,
     purge_queue,
     queue_length,
+    routed_to,
     skip_reason,
     wait_until,
     worker_database_url,
@@ -70,14 +71,8 @@ def _forget_session_queue():
 def session_queue(_needs_postgres_and_redis, _forget_session_queue, settings):
     """Route this process's tasks to the session's own queue (the Celery app read its config at import time, so
     its ``conf`` is switched too), empty before and after."""
-    from gm.celery import app
-
-    settings.CELERY_TASK_DEFAULT_QUEUE = SESSION_QUEUE
-    previous = app.conf.task_default_queue
-    app.conf.task_default_queue = SESSION_QUEUE
-    purge_queue(SESSION_QUEUE)
-    yield SESSION_QUEUE
-    app.conf.task_default_queue = previous
+    with routed_to(SESSION_QUEUE, settings) as queue:
+        yield queue
     purge_queue(SESSION_QUEUE)
 
 

@@ -11,7 +11,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -258,3 +259,20 @@ class CeleryProcesses:
     def report(self, lines: int = 80) -> str:
         return "\n".join(f"===== {p.name} (pid {p.pid}, rc {p.proc.returncode}) log tail =====\n{p.tail(lines)}"
                          for p in self.started)
+
+
+@contextmanager
+def routed_to(queue: str, settings) -> Iterator[str]:
+    """Route this process's tasks to ``queue`` (pytest-django's ``settings`` and the Celery app's ``conf``, which
+    read the setting at import time), empty before; the previous queue is restored afterwards. The caller empties
+    or forgets the queue when done."""
+    from gm.celery import app
+
+    settings.CELERY_TASK_DEFAULT_QUEUE = queue
+    previous = app.conf.task_default_queue
+    app.conf.task_default_queue = queue
+    purge_queue(queue)
+    try:
+        yield queue
+    finally:
+        app.conf.task_default_queue = previous
