@@ -150,6 +150,15 @@ class Resolution:
 
 
 @dataclass(frozen=True)
+class PrivateSent:
+    """A private message (FM-9.2) a seat already put into a post during the current phase, for
+    :meth:`GameModule.check_private`: ``recipient`` seat id and whether its name was shown publicly."""
+
+    recipient: int
+    public_recipient: bool = False
+
+
+@dataclass(frozen=True)
 class ViewerInfo:
     """Who looks, for ``GameModule.view``: ``kind`` is one of ``master``, ``player``, ``dead_player``,
     ``spectator``, ``anonymous``; ``seat`` the viewer's own seat id (players only); ``revealed`` is true once
@@ -255,7 +264,32 @@ class GameModule:
         """The part of one seat's module data anyone may see (default: nothing)."""
         return {}
 
+    # -- the game thread (pure) --------------------------------------------------------------------------
+    def may_post(self, seat_data: Mapping[str, Any], alive: bool) -> bool:
+        """Whether a seat with this module data may post in the game thread (and edit its posts). Default: the
+        living only (forum Mafia FM-9.7 lets a dead ``avenger`` speak too). The core checks everything else
+        (a seat at all, the game running)."""
+        return alive
+
+    def check_private(
+        self, *, state: Mapping[str, Any], phase: PhaseInfo | None, sender: SeatInfo, recipient: SeatInfo,
+        seats: Sequence[SeatInfo], sent: Sequence[PrivateSent],
+    ) -> bool:
+        """Whether ``sender`` may put a private message for ``recipient`` into a post now (forum Mafia FM-9.2).
+
+        ``phase`` is the phase accepting input (``None`` between phases or past a deadline), ``seats`` every seat
+        in ring order, ``sent`` the private messages ``sender`` already sent in ``phase``. Returns whether the
+        recipient's name is shown publicly; raises :class:`RuleViolation` with the reason when refused.
+        Default: this game has no private messages."""
+        raise RuleViolation([RuleError("This game has no private messages.", field="body")])
+
     # -- shell hooks -------------------------------------------------------------------------------------
+    def post_saved(self, post: Any, *, clock: Callable[[], Any]) -> None:
+        """Shell hook: called inside the transaction that wrote a game-thread post or changed it by an edit
+        (``post`` is the Django model, already saved; ``clock`` the service's clock), e.g. to read a proposal from
+        its ``comment`` (forum Mafia chat rooms, FM-9.3). Whatever it writes commits or rolls back with the post.
+        Default: nothing."""
+
     def page_context(self, *, game: Any, viewer: Any) -> dict:
         """Extra context for the module's ``template_name`` on the game page, as ``module_context`` (shell:
         ``game`` is the Django model, ``viewer`` a ``gm.core.visibility.Viewer``; whatever it returns must

@@ -104,7 +104,23 @@ class OrderForm(forms.Form):
 
 
 class PostForm(forms.Form):
-    body = forms.CharField(label=_("Message"), widget=forms.Textarea(attrs={"rows": 4}), max_length=20000)
+    """A post in the game thread (FM-9.1): BBCode text and a one-line plain comment."""
+
+    body = forms.CharField(
+        label=_("Message"), widget=forms.Textarea(attrs={"rows": 6, "class": "thread-body"}), max_length=20000,
+        strip=False,
+        help_text=_('BBCode: [b]bold[/b], [i]italic[/i], [u], [s], [quote="Name"]…[/quote], [url=https://…]link[/url], '
+                    '[img]https://…[/img], [list][*]item[/list], [code]…[/code]. Where the game allows it, '
+                    '[private="Name"]text[/private] holds a private message only Name and the master can read.'))
+    comment = forms.CharField(label=_("Comment"), max_length=500, required=False,
+                              help_text=_("One line of plain text, shown under the post."))
+
+
+class PostEditForm(PostForm):
+    """An edit of one's own post: its private message, if any, stays as it was (FM-9.2), so the text may be empty."""
+
+    body = forms.CharField(label=_("Message"), widget=forms.Textarea(attrs={"rows": 6, "class": "thread-body"}),
+                           max_length=20000, required=False, strip=False)
 
 
 class ReasonForm(forms.Form):

@@ -265,20 +265,70 @@ class LogEntry(models.Model):
 
 
 class Post(models.Model):
-    """A post in the game thread (public; a later issue adds BBCode and private tags)."""
+    """A post in the game thread (FM-9.1): public BBCode ``body`` and a short plain-text ``comment``.
+
+    ``body`` never holds a private message: a ``[private="Name"]…[/private]`` part (FM-9.2) is cut out when the
+    post is written and kept in its own :class:`PostPrivate` row, which only the visibility layer reads, so nothing
+    that shows ``body`` can leak it. Edits keep every earlier version as a :class:`PostRevision`.
+    """
+
+    #: longest ``body`` as written (private part included); longest ``comment``.
+    MAX_BODY = 20000
+    MAX_COMMENT = 500
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="posts")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="posts")
     seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="posts")
-    body = models.TextField(_("text"), max_length=20000)
+    #: the phase open when the post was written (``None`` before the first phase or between phases): day posts
+    #: are where FM-9.3 chat-room proposals are read from, and private messages are counted per day (``postman``).
+    phase = models.ForeignKey(Phase, on_delete=models.SET_NULL, null=True, blank=True, related_name="posts")
+    body = models.TextField(_("text"), max_length=MAX_BODY, blank=True)
+    #: FM-9.1 "comment field": short plain text shown under the post (never BBCode).
+    comment = models.CharField(_("comment"), max_length=MAX_COMMENT, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     edited_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["game", "created_at", "id"])]
 
     def __str__(self):
         return f"post {self.pk} in {self.game_id}"
+
+
+class PostRevision(models.Model):
+    """An earlier version of an edited post (``version`` 1 is the post as first written). Only the master reads
+    them (``visibility.post_revisions``)."""
+
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="revisions")
+    version = models.PositiveIntegerField()
+    body = models.TextField(blank=True)
+    comment = models.CharField(max_length=Post.MAX_COMMENT, blank=True)
+    #: when this version was written (the post's creation or an earlier edit).
+    written_at = models.DateTimeField()
+    #: when the edit that replaced it was saved.
+    replaced_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["post", "version"]
+        constraints = [models.UniqueConstraint(fields=["post", "version"], name="unique_post_revision")]
+
+    def __str__(self):
+        return f"post {self.post_id} v{self.version}"
+
+
+class PostPrivate(models.Model):
+    """The private part of a post (FM-9.2): ``text`` (BBCode) for ``recipient`` only — and the master. Everyone
+    else learns only that the post holds one; the recipient's name too when ``public_recipient`` (the module said
+    so, e.g. forum Mafia's ``postman``). Read it only through ``gm.core.visibility``."""
+
+    post = models.OneToOneField(Post, on_delete=models.CASCADE, related_name="private")
+    recipient = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(max_length=Post.MAX_BODY)
+    public_recipient = models.BooleanField(default=False)
+
+    def __str__(self):
+        return f"private part of post {self.post_id}"
 
 
 class AuditEntry(models.Model):

@@ -10,3 +10,8 @@ game_started = Signal()
 #: to those who opted in). Arguments: ``phase_id`` (int). A receiver returns how many e-mails it sent (int) or
 #: ``None``. Receivers must be idempotent: Celery may run the task twice (late acknowledgement).
 phase_results_ready = Signal()
+
+#: Sent after the transaction that created a thread post commits. Arguments: ``post`` (a ``Post``). Whoever sends
+#: notifications about it must read it through ``gm.core.visibility`` (``private_readers``): its private part is for
+#: the recipient and the master only.
+post_created = Signal()

@@ -4,7 +4,9 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.syndication.views import Feed
-from django.http import HttpResponseRedirect, JsonResponse
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -14,8 +16,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from . import services, visibility
-from .forms import ExtendForm, GameCreateForm, JoinForm, OrderForm, PostForm, ReasonForm
-from .models import Game, Phase
+from .forms import ExtendForm, GameCreateForm, JoinForm, OrderForm, PostEditForm, PostForm, ReasonForm
+from .models import Game, Phase, Post
 from .services import ServiceError
 
 
@@ -80,7 +82,8 @@ def game_create(request):
 
 def game_detail(request, pk: int):
     """The game page: seats, the open phase and its deadline, the viewer's controls, the visible log, the
-    thread, and for the master the console (overdue flag, interventions, audit log)."""
+    thread (``?page=N``, the last page by default; ``?quote=<post id>`` fills the reply box with that post quoted),
+    and for the master the console (overdue flag, interventions, audit log)."""
     game = _game_for(request, pk)
     viewer = visibility.viewer_for(request.user, game)
     phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
@@ -93,11 +96,10 @@ def game_detail(request, pk: int):
         "seats": visibility.seats(viewer),
         "state": visibility.game_state(viewer),
         "log": [(e, e.text()) for e in visibility.log_entries(viewer).order_by("-created_at", "-id")[:200]],
-        "posts": visibility.posts(viewer),
+        "thread": thread_context(request, game, viewer),
         "my_orders": my_orders,
         "current_order": my_orders[-1] if my_orders else None,
         "order_form": (module.order_form or OrderForm)(),
-        "post_form": PostForm(),
         "join_form": JoinForm(),
         "extend_form": ExtendForm(),
         "reason_form": ReasonForm(),
@@ -109,6 +111,148 @@ def game_detail(request, pk: int):
         "signup_url": reverse(module.signup_view, args=[game.pk]) if module.signup_view else "",
     }
     return render(request, "gm/game_detail.html", context)
+
+
+# -- the game thread (FM-9.1, FM-9.2) -------------------------------------------------------------------------
+
+#: Posts per page of the thread.
+THREAD_PAGE_SIZE = 20
+
+
+def _draft_key(game: Game) -> str:
+    return f"gm.thread_draft.{game.pk}"
+
+
+def thread_context(request, game: Game, viewer: visibility.Viewer, *, form: PostForm | None = None,
+                   page: int | str | None = None, notice: str = "") -> dict:
+    """What ``gm/_thread.html`` shows ``viewer``: one page of posts (``page``, else ``?page=N``, else the last one)
+    projected by ``visibility.thread_items``, the page links, and the reply form — ``form`` if given (a refused
+    htmx post), else one filled with the draft a refused no-JS post left in the session, or with ``?quote=<id>``."""
+    paginator = Paginator(visibility.posts(viewer), THREAD_PAGE_SIZE)
+    number = page if page is not None else request.GET.get("page")
+    last = number in (None, "", "last")
+    page_obj = paginator.page(paginator.num_pages) if last else paginator.get_page(number)
+    can_post = request.user.is_authenticated and visibility.may_post(viewer)
+    if form is None:
+        initial = request.session.pop(_draft_key(game), None) if can_post else None
+        quoted = request.GET.get("quote", "")
+        if initial is None and can_post and quoted.isdigit():
+            rows = visibility.posts(viewer).filter(pk=int(quoted))
+            quoted_items = visibility.thread_items(viewer, rows)
+            initial = {"body": quoted_items[0]["quote"]} if quoted_items else None
+        form = PostForm(initial=initial or None, auto_id="post-%s")
+    return {
+        "page": page_obj,
+        "items": visibility.thread_items(viewer, page_obj.object_list),
+        "page_numbers": list(paginator.get_elided_page_range(page_obj.number, on_each_side=2, on_ends=1)),
+        "form": form,
+        "can_post": can_post,
+        "notice": notice,
+        "viewer": viewer,
+    }
+
+
+def _thread_partial(request, game: Game, viewer: visibility.Viewer, **kwargs):
+    return render(request, "gm/_thread.html", {"game": game, "thread": thread_context(request, game, viewer, **kwargs)})
+
+
+def thread(request, pk: int):
+    """One page of the thread (``?page=N``; the last by default): the htmx partial, or without htmx the game page at
+    that page (the page links work without JavaScript too)."""
+    game = _game_for(request, pk)
+    if not request.htmx:
+        query = request.GET.urlencode()
+        return HttpResponseRedirect(game.get_absolute_url() + (f"?{query}" if query else "") + "#thread")
+    return _thread_partial(request, game, visibility.viewer_for(request.user, game))
+
+
+@require_POST
+@login_required
+def post_create(request, pk: int):
+    """Publish a post (``services.post_create``). With htmx the thread's last page comes back with the new post, or
+    the form with every reason next to its field; without JavaScript a redirect to the post, or back to the game
+    page with the reasons as messages and the text kept for the reply box."""
+    game = _game_for(request, pk)
+    viewer = visibility.viewer_for(request.user, game)
+    form = PostForm(request.POST, auto_id="post-%s")
+    if form.is_valid():
+        try:
+            post = services.post_create(game=game, user=request.user, **form.cleaned_data)
+        except ServiceError as exc:
+            _apply_errors(form, exc)
+        else:
+            notice = _("Your post is published.")
+            if request.htmx:
+                return _thread_partial(request, game, viewer, notice=notice, page="last")
+            messages.success(request, notice)
+            return HttpResponseRedirect(game.get_absolute_url() + f"#post-{post.pk}")
+    if request.htmx:  # a 200, so htmx swaps the form with its errors in
+        return _thread_partial(request, game, viewer, form=form, page="last")
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else ""
+        for error in errors:
+            messages.error(request, f"{label}: {error}" if label else error)
+    request.session[_draft_key(game)] = {"body": request.POST.get("body", "")[:Post.MAX_BODY],
+                                         "comment": request.POST.get("comment", "")[:Post.MAX_COMMENT]}
+    return HttpResponseRedirect(game.get_absolute_url())
+
+
+def _thread_post(request, game: Game, viewer: visibility.Viewer, post_id: int) -> tuple[Post, dict]:
+    post = visibility.posts(viewer).filter(pk=post_id).first()
+    if post is None:
+        raise Http404(_("No such post."))
+    return post, visibility.thread_items(viewer, [post])[0]
+
+
+def _post_page(viewer: visibility.Viewer, post: Post) -> int:
+    """The thread page ``post`` is on."""
+    before = visibility.posts(viewer).filter(created_at__lt=post.created_at).count() + \
+        visibility.posts(viewer).filter(created_at=post.created_at, pk__lt=post.pk).count()
+    return before // THREAD_PAGE_SIZE + 1
+
+
+def post_detail(request, pk: int, post_id: int):
+    """One post (the htmx partial that replaces an edit form on "Cancel"); without htmx, the game page at it."""
+    game = _game_for(request, pk)
+    viewer = visibility.viewer_for(request.user, game)
+    post, item = _thread_post(request, game, viewer, post_id)
+    if not request.htmx:
+        return HttpResponseRedirect(f"{game.get_absolute_url()}?page={_post_page(viewer, post)}#post-{post.pk}")
+    return render(request, "gm/_post.html", {"game": game, "p": item, "viewer": viewer,
+                                             "can_post": visibility.may_post(viewer)})
+
+
+@login_required
+def post_edit(request, pk: int, post_id: int):
+    """Edit one's own post (``services.post_edit``; the earlier version is kept for the master). GET: the form (the
+    htmx partial in place of the post, or a page of its own). POST: saved → the post (htmx) or a redirect to it;
+    refused → the form again with the reasons (status 400 without htmx)."""
+    game = _game_for(request, pk)
+    viewer = visibility.viewer_for(request.user, game)
+    post, item = _thread_post(request, game, viewer, post_id)
+    if request.method != "POST" and not item["can_edit"]:
+        raise PermissionDenied(_("Only the author may edit a post, while he may still post."))
+    form = PostEditForm(request.POST or None, initial={"body": post.body, "comment": post.comment},
+                        auto_id=f"edit-{post.pk}-%s")
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                post = services.post_edit(post=post, user=request.user, **form.cleaned_data)
+            except ServiceError as exc:
+                _apply_errors(form, exc)
+            else:
+                if request.htmx:
+                    item = visibility.thread_items(viewer, visibility.posts(viewer).filter(pk=post.pk))[0]
+                    return render(request, "gm/_post.html", {"game": game, "p": item, "viewer": viewer,
+                                                             "can_post": True, "notice": _("Your post is saved.")})
+                messages.success(request, _("Your post is saved."))
+                return HttpResponseRedirect(
+                    f"{game.get_absolute_url()}?page={_post_page(viewer, post)}#post-{post.pk}")
+        status = 200 if request.htmx else 400
+    context = {"game": game, "p": item, "viewer": viewer, "form": form,
+               "page": _post_page(viewer, post), "full_page": not request.htmx}
+    return render(request, "gm/_post_edit.html" if request.htmx else "gm/post_edit.html", context, status=status)
 
 
 def _post_action(request, pk: int, action, form_class=None, success: str = ""):
@@ -190,12 +334,6 @@ def order_withdraw(request, pk: int):
         services.order_withdraw(phase=phase, user=request.user)
 
     return _post_action(request, pk, withdraw, success=_("Your order was withdrawn."))
-
-
-@require_POST
-@login_required
-def post_create(request, pk: int):
-    return _post_action(request, pk, lambda g, d: services.post_create(game=g, user=request.user, **d), PostForm)
 
 
 @require_POST

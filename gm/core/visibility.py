@@ -7,13 +7,14 @@ living seat's user), ``dead_player``, ``spectator`` (logged in, no seat) and ``a
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
 from .engine import SeatInfo, ViewerInfo
-from .models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Post, Seat
+from .models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Post, PostPrivate, PostRevision, Seat
 
 MASTER = "master"
 PLAYER = "player"
@@ -132,8 +133,114 @@ def audit_entries(viewer: Viewer) -> QuerySet[AuditEntry]:
 
 
 def posts(viewer: Viewer) -> QuerySet[Post]:
-    """The game thread (public to everyone; private tags come with a later issue)."""
-    return Post.objects.filter(game=viewer.game).select_related("author", "seat")
+    """The game thread, oldest first (FM-9.1: public to everyone, spectators and anonymous visitors included).
+
+    Only the public part of each post is on these rows; the private part of a post (FM-9.2) lives in
+    :class:`PostPrivate` and is read per viewer by :func:`thread_items` — show posts through it, never by
+    following ``post.private`` yourself."""
+    return Post.objects.filter(game=viewer.game).select_related("author__profile", "seat", "phase")
+
+
+def may_read_private(viewer: Viewer, private: PostPrivate) -> bool:
+    """FM-9.2: a private message's text is for its recipient's player and the master (and everyone once the game
+    is over). Not for its sender: the site delivers it as the master would relay it."""
+    return viewer.sees_everything or (viewer.seat is not None and viewer.seat.pk == private.recipient_id)
+
+
+def may_know_recipient(viewer: Viewer, private: PostPrivate, post: Post) -> bool:
+    """Whether ``viewer`` learns whom a private message is for: everyone when the module made it public (forum
+    Mafia's ``postman``); otherwise its reader (:func:`may_read_private`) and its sender, who chose him."""
+    return (private.public_recipient or may_read_private(viewer, private)
+            or (viewer.user is not None and viewer.user.pk == post.author_id))
+
+
+def post_revisions(viewer: Viewer, post: Post) -> QuerySet[PostRevision]:
+    """The earlier versions of ``post`` (FM-9.1 edit history), oldest first: the master only — like the audit log,
+    also after the game."""
+    qs = PostRevision.objects.filter(post=post, post__game=viewer.game)
+    return qs if viewer.is_master else qs.none()
+
+
+def may_post(viewer: Viewer) -> bool:
+    """Whether the viewer may write in the thread now (the master always; a player while the game runs and the
+    module lets his character speak, FM-1.4, FM-9.7). The services check it again on every write."""
+    if viewer.is_master:
+        return True
+    if viewer.seat is None or viewer.game.status not in (Game.Status.RUNNING, Game.Status.FINISHED):
+        return False
+    return bool(viewer.game.game_module.may_post(viewer.seat.data, viewer.seat.alive))
+
+
+def _author_name(post: Post) -> str:
+    if post.seat is not None:
+        return post.seat.display_name
+    profile = getattr(post.author, "profile", None)
+    return getattr(profile, "name", "") or post.author.get_username()
+
+
+def thread_items(viewer: Viewer, posts: Iterable[Post]) -> list[dict]:
+    """``posts`` (rows of :func:`posts`) as ``viewer`` may see them, in order; one dict per post:
+
+    ``id``, ``author`` (character name, or the master's name), ``seat`` (id or ``None``), ``author_alive``
+    (``None`` for the master), ``phase`` (ordinal or ``None``), ``phase_label``, ``body`` (the public BBCode, for
+    quoting and editing), ``html`` (it rendered and sanitised), ``comment`` (plain text), ``created_at``,
+    ``edited_at``, ``quote`` (the BBCode a quote button inserts), ``can_edit``, ``revisions`` (master only: a list of
+    ``{version, body, comment, written_at, replaced_at}``; ``None`` for everyone else) and ``private``: ``None``, or
+    ``{"recipient": name or None, "public_recipient": bool, "to_viewer": bool, "text": BBCode or None, "html":
+    sanitised HTML or None}`` — ``text``/``html`` only where :func:`may_read_private` allows, the recipient's name
+    only where :func:`may_know_recipient` does.
+    """
+    from . import markup
+
+    posts = list(posts)
+    ids = [p.pk for p in posts]
+    privates = {p.post_id: p for p in PostPrivate.objects.filter(post_id__in=ids).select_related("recipient")}
+    revisions: dict[int, list[dict]] = {}
+    if viewer.is_master:
+        for r in PostRevision.objects.filter(post_id__in=ids).order_by("post_id", "version"):
+            revisions.setdefault(r.post_id, []).append({
+                "version": r.version, "body": r.body, "comment": r.comment, "written_at": r.written_at,
+                "replaced_at": r.replaced_at})
+    writer = may_post(viewer) and viewer.user is not None
+    module = viewer.game.game_module
+    items = []
+    for post in posts:
+        author = _author_name(post)
+        item = {
+            "id": post.pk, "author": author, "seat": post.seat_id,
+            "author_alive": post.seat.alive if post.seat is not None else None,
+            "phase": post.phase.ordinal if post.phase is not None else None,
+            "phase_label": module.phase_label(post.phase.kind, post.phase.number) if post.phase is not None else "",
+            "body": post.body, "html": markup.render(post.body), "comment": post.comment,
+            "created_at": post.created_at, "edited_at": post.edited_at,
+            "quote": markup.quote(author, post.body),
+            "can_edit": writer and post.author_id == viewer.user.pk,
+            "revisions": revisions.get(post.pk, []) if viewer.is_master else None,
+            "private": None,
+        }
+        private = privates.get(post.pk)
+        if private is not None:
+            readable = may_read_private(viewer, private)
+            item["private"] = {
+                "recipient": private.recipient.display_name if may_know_recipient(viewer, private, post) else None,
+                "public_recipient": private.public_recipient,
+                "to_viewer": viewer.seat is not None and viewer.seat.pk == private.recipient_id,
+                "text": private.text if readable else None,
+                "html": markup.render(private.text) if readable else None,
+            }
+        items.append(item)
+    return items
+
+
+def private_readers(post: Post) -> list:
+    """Users who may read the private part of ``post`` (its recipient's player and the game's master; nobody when it
+    has none): the only notification targets for its text."""
+    private = PostPrivate.objects.filter(post=post).select_related("recipient__user", "post__game__master").first()
+    if private is None:
+        return []
+    game = private.post.game
+    users = [game.master] + ([private.recipient.user] if private.recipient.user is not None else [])
+    return [u for u in users if may_read_private(viewer_for(u, game), private)]
 
 
 def may_see_private(viewer: Viewer, seat: Seat) -> bool:

@@ -21,6 +21,7 @@ PURE_MODULES = [
     "gm.modules.forum_mafia.resolution",
     "gm.modules.forum_mafia.abilities",
     "gm.modules.forum_mafia.table",
+    "gm.modules.forum_mafia.thread_rules",
 ]
 BANNED_SOURCE = ("random.random(", "random.shuffle(", "random.choice(", "random.seed(", "random.randint(",
                  "datetime.now", "time.time(", "open(")

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from .. import visibility
-from ..models import AuditEntry, Game, LogEntry, Order, Phase, Post
+from ..models import AuditEntry, Game, LogEntry, Order, Phase
 
 
 class PhaseSerializer(serializers.ModelSerializer):
@@ -91,16 +91,57 @@ class JoinSerializer(serializers.Serializer):
     display_name = serializers.CharField(max_length=80)
 
 
-class PostSerializer(serializers.ModelSerializer):
-    author = serializers.SerializerMethodField()
+class PostPrivateSerializer(serializers.Serializer):
+    """The private part of a post (FM-9.2) as the viewer may see it: ``text``/``html`` only for its recipient and
+    the master, ``recipient`` only for them, its sender, and everyone when ``public_recipient``."""
 
-    class Meta:
-        model = Post
-        fields = ["id", "author", "body", "created_at", "edited_at"]
-        read_only_fields = ["id", "author", "created_at", "edited_at"]
+    recipient = serializers.CharField(allow_null=True,
+                                      help_text=_("The recipient's name, where the viewer may know it."))
+    public_recipient = serializers.BooleanField(help_text=_("The recipient is named publicly (e.g. the postman's)."))
+    to_viewer = serializers.BooleanField(help_text=_("The viewer is the recipient."))
+    text = serializers.CharField(allow_null=True, help_text=_("BBCode; null unless the viewer may read it."))
+    html = serializers.CharField(allow_null=True, help_text=_("Sanitised HTML; null unless the viewer may read it."))
 
-    def get_author(self, post) -> str:
-        return post.seat.display_name if post.seat else post.author.get_username()
+
+class PostRevisionSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    body = serializers.CharField()
+    comment = serializers.CharField()
+    written_at = serializers.DateTimeField()
+    replaced_at = serializers.DateTimeField()
+
+
+class PostSerializer(serializers.Serializer):
+    """A thread post as ``visibility.thread_items`` projected it for the viewer (never from the row directly)."""
+
+    id = serializers.IntegerField()
+    author = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    author_alive = serializers.BooleanField(allow_null=True)
+    phase = serializers.IntegerField(allow_null=True, help_text=_("Ordinal of the phase it was written in."))
+    body = serializers.CharField(help_text=_("The public BBCode text."))
+    html = serializers.CharField(help_text=_("The public text rendered and sanitised."))
+    comment = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    edited_at = serializers.DateTimeField(allow_null=True)
+    can_edit = serializers.BooleanField()
+    private = PostPrivateSerializer(allow_null=True)
+    revisions = PostRevisionSerializer(
+        many=True, allow_null=True, help_text=_("Earlier versions, oldest first: the master only (null for others)."))
+
+
+class PostCreateSerializer(serializers.Serializer):
+    body = serializers.CharField(max_length=20000, help_text=_(
+        'BBCode; may hold one [private="Name"]text[/private] where the game allows it (FM-9.2).'))
+    comment = serializers.CharField(max_length=500, required=False, allow_blank=True, default="",
+                                    help_text=_("One line of plain text shown under the post."))
+
+
+class PostEditSerializer(serializers.Serializer):
+    body = serializers.CharField(max_length=20000, required=False, allow_blank=True, help_text=_(
+        "The new BBCode text (no private tags: a sent private message can't be changed). Omitted: unchanged."))
+    comment = serializers.CharField(max_length=500, required=False, allow_blank=True,
+                                    help_text=_("The new comment. Omitted: unchanged."))
 
 
 class ReasonSerializer(serializers.Serializer):

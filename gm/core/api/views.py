@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -101,17 +101,49 @@ class GameViewSet(viewsets.GenericViewSet):
         order = services.order_withdraw(phase=self._open_phase(self._game()), user=request.user)
         return Response(s.OrderSerializer(order).data, status=status.HTTP_201_CREATED)
 
+    def _posts(self, viewer: visibility.Viewer, posts) -> list:
+        return s.PostSerializer(visibility.thread_items(viewer, posts), many=True).data
+
     @extend_schema(methods=["GET"], responses=s.PostSerializer(many=True))
-    @extend_schema(methods=["POST"], request=s.PostSerializer, responses={201: s.PostSerializer})
+    @extend_schema(methods=["POST"], request=s.PostCreateSerializer, responses={201: s.PostSerializer})
     @action(detail=True, methods=["get", "post"])
     def posts(self, request, pk=None):
+        """GET: the game thread, oldest first, as the viewer may see it (FM-9.1; a private part's text only for its
+        recipient and the master, FM-9.2). POST: a new post by the caller — same rules as the page (FM-1.4, FM-9.7,
+        FM-9.2 with the reason when refused)."""
         game = self._game()
+        viewer = self._viewer(game)
         if request.method == "GET":
-            return self._paged(visibility.posts(self._viewer(game)), s.PostSerializer)
-        data = s.PostSerializer(data=request.data)
+            queryset = visibility.posts(viewer)
+            page = self.paginate_queryset(queryset)
+            data = self._posts(viewer, page if page is not None else queryset)
+            return self.get_paginated_response(data) if page is not None else Response(data)
+        data = s.PostCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        post = services.post_create(game=game, user=request.user, body=data.validated_data["body"])
-        return Response(s.PostSerializer(post).data, status=status.HTTP_201_CREATED)
+        post = services.post_create(game=game, user=request.user, **data.validated_data)
+        return Response(self._posts(viewer, visibility.posts(viewer).filter(pk=post.pk))[0],
+                        status=status.HTTP_201_CREATED)
+
+    @extend_schema(methods=["GET"], responses=s.PostSerializer,
+                   parameters=[OpenApiParameter("post_id", int, OpenApiParameter.PATH, description="The post's id.")])
+    @extend_schema(methods=["PATCH"], request=s.PostEditSerializer, responses=s.PostSerializer,
+                   parameters=[OpenApiParameter("post_id", int, OpenApiParameter.PATH, description="The post's id.")])
+    @action(detail=True, methods=["get", "patch"], url_path=r"posts/(?P<post_id>[0-9]+)", url_name="post")
+    def post_item(self, request, pk=None, post_id=None):
+        """GET: one post as the viewer may see it. PATCH: its author edits it (the earlier version is kept for the
+        master; a private message can be neither added nor changed, FM-9.2)."""
+        game = self._game()
+        viewer = self._viewer(game)
+        post = visibility.posts(viewer).filter(pk=post_id).first()
+        if post is None:
+            raise services.ServiceError(_("No such post."), code="not_found")
+        if request.method == "PATCH":
+            data = s.PostEditSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            fields = data.validated_data
+            post = services.post_edit(post=post, user=request.user, body=fields.get("body", post.body),
+                                      comment=fields.get("comment"))
+        return Response(self._posts(viewer, visibility.posts(viewer).filter(pk=post.pk))[0])
 
     @extend_schema(request=s.JoinSerializer, responses={201: s.SeatSerializer})
     @action(detail=True, methods=["post"])

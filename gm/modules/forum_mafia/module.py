@@ -18,7 +18,7 @@ from cards.deckbuilding import MESSAGES as CARD_MESSAGES
 from cards.deckrules import COLOUR_NAMES
 from gm.core.engine import GameModule, PhaseSpec, Resolution, RuleError, RuleViolation
 
-from . import engine, resolution
+from . import engine, resolution, thread_rules
 from .roles import FACTION_NAMES, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
 
 _CARD_NAMES = {c["slug"]: (c["name_ru"], c["name_en"]) for c in CARDS}
@@ -427,6 +427,16 @@ class ForumMafiaModule(GameModule):
         if data.get("public_role"):
             public["public_role"] = data["public_role"]
         return public
+
+    # -- the game thread (FM-9) ---------------------------------------------------------------------------------
+    def may_post(self, seat_data, alive):
+        """FM-9.7: the living post; a dead ``avenger`` too (FM-8). See :func:`.thread_rules.may_post`."""
+        return thread_rules.may_post(seat_data, alive)
+
+    def check_private(self, *, state, phase, sender, recipient, seats, sent):
+        """FM-9.2 private messages: by day, to a living neighbour; ``postman`` once a day to anyone, named publicly
+        (FM-8). See :func:`.thread_rules.check_private`."""
+        return thread_rules.check_private(phase=phase, sender=sender, recipient=recipient, seats=seats, sent=sent)
 
     # -- shell ----------------------------------------------------------------------------------------------
     def page_context(self, *, game, viewer) -> dict:
