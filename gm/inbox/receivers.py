@@ -8,3 +8,15 @@ def phase_results_ready(sender, *, phase_id: int, **kwargs) -> int:
     from .services import notify_phase_results
 
     return notify_phase_results(phase_id=phase_id)
+
+
+def post_created(sender, *, post, **kwargs) -> None:
+    """``gm.core.signals.post_created`` (after the post committed): the recipient of a private message in it
+    (FM-9.2) gets it in his inbox — he alone; the master reads every private message on the game page."""
+    from gm.core.models import PostPrivate
+
+    from .services import notify_private
+
+    private = PostPrivate.objects.filter(post=post).select_related("post__game", "recipient").first()
+    if private is not None:
+        notify_private(private)

@@ -534,6 +534,16 @@ def test_FM_9_2_private_message_to_a_neighbour_reaches_only_the_recipient_and_th
     _check_private_everywhere(table, post, recipient_public=False)  # still so at night
 
 
+def test_FM_9_2_the_recipient_alone_finds_the_private_message_in_his_inbox(table, django_capture_on_commit_callbacks):
+    from gm.inbox.models import Notification
+
+    with django_capture_on_commit_callbacks(execute=True):
+        table.post("Boris", f'[private="Dmitri"]{SECRET}[/private]')
+    holders = {n.user.username for n in Notification.objects.filter(game=table.game)
+               if SECRET in n.body or SECRET in str(n.data)}
+    assert holders == {"dmitri"}
+
+
 def test_FM_9_2_private_message_through_the_api_and_case_insensitive_name(table):
     status, data = api(table.client("Boris"), "post", f"{table.base}/posts/",
                        {"body": f'[PRIVATE = " dmitri "]{SECRET}[/private]', "comment": "c"})
