@@ -918,8 +918,11 @@ class _Resolver:
                 self.trace("L5", "transfer", player=self.name(hit.target), guard=self.name(guard), amount=hit.amount,
                            card=hit.kind)
                 hit.target = guard
+        by_target: dict[int, list[_Hit]] = {}
+        for hit in self.hits:
+            by_target.setdefault(hit.target, []).append(hit)
         for seat in self.seats:
-            mine = [h for h in self.hits if h.target == seat.id]
+            mine = by_target.get(seat.id, [])
             if not mine:
                 continue
             if seat.id in self.immune:
