@@ -195,6 +195,14 @@ def describe_order(payload: Mapping[str, Any] | None, *, cards: Mapping[int, str
             parts.append(_("discarding %(cards)s") % {"cards": ", ".join(card(c) for c in use["discard"])})
         lines.append(" · ".join(parts))
     lines = lines or [_("No cards played")]
+    vote = payload.get("vote")
+    if isinstance(vote, Mapping) and vote.get("for") is not None:  # FM-7: the Veche part of the order
+        from .veche_views import describe_vote
+
+        line = describe_vote(vote, seat_names)
+        if vote.get("keep") is not None:
+            line += " · " + _("keeps %(card)s if jailed") % {"card": card(vote["keep"])}
+        lines.append(line)
     return lines
 
 

@@ -52,7 +52,7 @@ PLAY_KEYS = ("player", "card", "from", "target", "targets", "named_card", "text"
 DISCARD_KEYS = ("player", "discard")
 ABILITY_KEYS = ("player", "ability", "mode", "target", "pay", "hand_card", "sleeve_card", "guess", "mapping", "card",
                 "discard", "text")
-VOTE_KEYS = ("player", "for", "punishment", "prosecutor_bonus")
+VOTE_KEYS = ("player", "for", "punishment", "prosecutor_bonus", "keep")
 EXPECT_KEYS = ("rejected", "players", "public_log_contains", "private_log", "next_phase", "winner")
 EXPECT_PLAYER_KEYS = ("hand", "hand_count", "sleeve", "alive", "jailed", "deck_count")
 REJECTED_KEYS = ("player", "card", "ability", "discard", "vote", "reason")
@@ -318,6 +318,8 @@ class _Parser:
                                                             f"{_show(raw['punishment'])}")
         if "prosecutor_bonus" in raw:
             self.boolean(raw["prosecutor_bonus"], f"{place}, key prosecutor_bonus")
+        if "keep" in raw:  # FM-7.5: the card a maniac keeps if he is jailed
+            self.slug(raw["keep"], f"{place}, key keep")
         return dict(raw)
 
     def expect(self, raw: Any, place: str) -> dict:
@@ -481,7 +483,9 @@ class _Runner:
 
     def submit_votes(self, phase: Phase, step: Step) -> list[dict]:
         """Votes through the module's ``services.vote_submit(phase=, user=, target=<seat id or None for peace>,
-        punishment=, prosecutor_bonus=, clock=)`` (FM-7)."""
+        punishment=, prosecutor_bonus=, keep=, clock=)`` (FM-7), in file order after the step's orders: each is a
+        new version of the voter's order with its ``vote`` part replaced (his cards stay), so a later line of the
+        same player changes his vote (FM-7.1)."""
         if not step.votes:
             return []
         vote_submit = _vote_service()
@@ -491,7 +495,8 @@ class _Runner:
             try:
                 vote_submit(phase=phase, user=self.seats[vote["player"]].user, target=target,
                             punishment=vote.get("punishment", "execution"),
-                            prosecutor_bonus=vote.get("prosecutor_bonus", False), clock=lambda: phase.opens_at)
+                            prosecutor_bonus=vote.get("prosecutor_bonus", False), keep=vote.get("keep"),
+                            clock=lambda: phase.opens_at)
             except ServiceError as exc:
                 refused.append({"player": vote["player"], "vote": vote["for"], "reason": "submission",
                                 "message": str(exc)})

@@ -29,6 +29,7 @@ from gm.core.services import ServiceError
 
 from .models import Signup
 from .module import public_role_name
+from .order_parts import latest_payload, order_part_submit
 from .roles import CUSTOM, PUBLIC_ROLE_BY_SLUG, PUBLIC_ROLES, listed_role_for_name, public_role_key
 
 MODULE = "forum_mafia"
@@ -404,3 +405,43 @@ def own_signup(game: Game, user) -> Signup | None:
         return None
     latest = Signup.objects.filter(game=game, user=user).select_related("seat").order_by("-created_at", "-id").first()
     return latest if latest is not None and latest.status != Signup.Status.WITHDRAWN else None
+
+
+# -- the Veche (FM-7) ------------------------------------------------------------------------------------------
+
+
+def vote_submit(*, phase, user, target: int | None, punishment: str | None = "execution",
+                prosecutor_bonus: bool = False, keep: Any = None, clock: Clock = timezone.now):
+    """Vote in the Veche (FM-7.1–7.3, FM-7.5, FM-7.6): a new version of ``user``'s order for the day ``phase`` with
+    its ``vote`` part replaced (``order_parts.order_part_submit``; the cards and room proposals of the order stay).
+
+    ``target``: the seat id voted for, or ``None`` for peace (FM-7.1); ``punishment``: ``execution`` or ``jail``
+    (FM-7.2; a vote for peace carries none, it counts only among votes for characters); ``prosecutor_bonus``: the
+    ``prosecutor``'s one-time +2 declared with this vote (FM-7.3); ``keep``: the Sleeve card (uid or slug) a
+    ``maniac`` keeps if he is jailed (FM-7.5). Votes change until the deadline; the last version counts (FM-5.6).
+
+    Raises :class:`ServiceError`: ``late`` after the deadline (the core's check, nothing changes), ``not_allowed``
+    for a dead character (FM-6.2), ``forbidden`` without a seat, ``invalid`` with the engine's reasons (a dead or
+    unknown target, the sociopath on Day 1, a bonus that isn't his or is spent, a night…). Nothing is stored on
+    error."""
+    if user is not None and user.is_authenticated:
+        seat = Seat.objects.filter(game_id=phase.game_id, user=user).first()
+        if seat is not None and not seat.alive:
+            raise ServiceError(_("Dead characters do not vote in the Veche (FM-6.2)."), code="not_allowed")
+    vote: dict[str, Any] = {"for": "peace" if target is None else target}
+    if target is not None:
+        vote["punishment"] = punishment
+    if prosecutor_bonus:
+        vote["prosecutor_bonus"] = True
+    if keep is not None:
+        vote["keep"] = keep
+    return order_part_submit(phase=phase, user=user, key="vote", value=vote, clock=clock)
+
+
+def vote_withdraw(*, phase, user, clock: Clock = timezone.now):
+    """Take back ``user``'s Veche vote (FM-7.1): a new version of his order without the ``vote`` part (his cards
+    and room proposals stay). Errors as :func:`vote_submit`; ``not_found`` when he has no vote."""
+    seat = Seat.objects.filter(game_id=phase.game_id, user=user).first() if user and user.is_authenticated else None
+    if seat is not None and latest_payload(phase, seat).get("vote") is None:
+        raise ServiceError(_("You have not voted."), code="not_found")
+    return order_part_submit(phase=phase, user=user, key="vote", value=None, clock=clock)

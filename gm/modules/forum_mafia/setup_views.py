@@ -30,11 +30,13 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     (the master; everyone once the game is over). Spectators and anonymous visitors get nothing while it runs."""
     from .module import public_role_name, secret_role_name
     from .order_views import order_panel, private_results, resolution_trace
+    from .veche_views import veche_panel
 
     trace = resolution_trace(viewer) if game.started_at else []
+    veche = veche_panel(game=game, viewer=viewer) if game.started_at else {}  # FM-7: public, to every viewer
     seat = viewer.seat
     if seat is None or not (seat.data or {}).get("secret_role"):
-        return {"trace": trace} if trace else {}
+        return {k: v for k, v in (("trace", trace), ("veche", veche)) if v}
     data = game.game_module.own_seat_data(seat.data)  # the owner's view: no deck order (FM-4.6)
     role = data["secret_role"]
     phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
@@ -75,6 +77,7 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         context["orders"] = order_panel(game=game, viewer=viewer)
     context["results"] = private_results(viewer)
     context["trace"] = trace
+    context["veche"] = veche
     return context
 
 

@@ -1,9 +1,9 @@
 """URLs of the forum Mafia signups (FM-2): the signup page with its POST actions, and the signups API; the night
 and day order form (FM-5) and the order-options API; the instant abilities and the deck rebuild (FM-3.3, FM-4.7,
-FM-8) and their API."""
+FM-8) and their API; the Veche (FM-7): its panel and API."""
 from django.urls import path
 
-from . import ability_views, api, order_views, views
+from . import ability_views, api, order_views, veche_views, views
 
 app_name = "forum_mafia"
 
@@ -17,9 +17,12 @@ urlpatterns = [
     path("games/<int:pk>/fm/orders/withdraw/", order_views.withdraw, name="order_withdraw"),
     path("games/<int:pk>/fm/abilities/", ability_views.use, name="ability_use"),
     path("games/<int:pk>/fm/rebuild/", ability_views.rebuild, name="rebuild"),
+    path("games/<int:pk>/fm/veche/", veche_views.panel, name="veche"),
     path("api/games/<int:pk>/order-options/", order_views.OrderOptionsView.as_view(), name="api_order_options"),
     path("api/games/<int:pk>/abilities/", ability_views.AbilityUseView.as_view(), name="api_ability_use"),
     path("api/games/<int:pk>/deck/rebuild/", ability_views.DeckRebuildView.as_view(), name="api_deck_rebuild"),
+    path("api/games/<int:pk>/veche/", veche_views.VecheView.as_view(), name="api_veche"),
+    path("api/games/<int:pk>/veche/vote/", veche_views.VecheVoteView.as_view(), name="api_veche_vote"),
     path("api/games/<int:pk>/signups/", api.SignupListView.as_view(), name="api_signups"),
     path("api/games/<int:pk>/signups/withdraw/", api.SignupWithdrawView.as_view(), name="api_signup_withdraw"),
     path("api/games/<int:pk>/signups/character/", api.CharacterView.as_view(), name="api_character"),
