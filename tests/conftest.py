@@ -64,3 +64,17 @@ def running_game(signup_game, master):
     services.game_start(game=signup_game, actor=master)
     signup_game.refresh_from_db()
     return signup_game
+
+
+@pytest.fixture
+def card_collection(db):
+    """The §11 collection (``cards`` migration 0002): a transactional test that ran before may have flushed the
+    database, data migrations included, so it is loaded again if it is gone."""
+    import importlib
+
+    from django.apps import apps
+
+    from cards.models import CardKind
+
+    if not CardKind.objects.exists():
+        importlib.import_module("cards.migrations.0002_load_collection").load(apps, None)

@@ -74,19 +74,6 @@ def postgresql():
 
 
 @pytest.fixture
-def card_collection():
-    """The §11 collection (``cards`` migration 0002), in case an earlier transactional test flushed it."""
-    import importlib
-
-    from django.apps import apps
-
-    from cards.models import CardKind
-
-    if not CardKind.objects.exists():
-        importlib.import_module("cards.migrations.0002_load_collection").load(apps, None)
-
-
-@pytest.fixture
 def no_celery_publish(monkeypatch):
     """The resolution's after-commit Celery messages are not part of the figure (and need no broker)."""
     from gm.core import tasks

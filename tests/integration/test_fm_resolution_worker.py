@@ -8,7 +8,6 @@ players. The table is :mod:`tests.integration.fm_night` (every player plays a Ha
 """
 from __future__ import annotations
 
-import importlib
 import os
 import random
 from datetime import timedelta
@@ -167,18 +166,6 @@ def test_resolution_query_count_does_not_grow_with_players(frozen, master, users
 #: Decided at collection, so that on SQLite the test is skipped before a transactional database is set up (and
 #: flushed).
 WORKER_SKIP = skip_reason()
-
-
-@pytest.fixture
-def card_collection():
-    """A transactional test runs after others that flushed the database, data migrations included: load the §11
-    collection (``cards`` migration 0002) again if it is gone."""
-    from django.apps import apps
-
-    from cards.models import CardKind
-
-    if not CardKind.objects.exists():
-        importlib.import_module("cards.migrations.0002_load_collection").load(apps, None)
 
 
 @pytest.fixture

@@ -638,8 +638,9 @@ def test_FM_9_2_a_finished_game_reveals_private_messages(table):
 
 
 @pytest.fixture
-def committed():
-    """For a test that commits for real (PostgreSQL only): no deadline task is queued on commit."""
+def committed(card_collection):
+    """For a test that commits for real (PostgreSQL only): no deadline task is queued on commit; the card collection
+    is there even if an earlier transactional test flushed it."""
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: two real concurrent transactions")
     with pytest.MonkeyPatch.context() as patch:
