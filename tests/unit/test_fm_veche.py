@@ -150,3 +150,21 @@ def run_veche_tests() -> None:
     for name, fn in sorted(globals().items()):
         if name.startswith("test_FM_") and callable(fn):
             fn()
+
+
+def test_FM_10_4_avenger_team_wins_when_the_whole_town_dies():
+    """FM-8: every non-avenger dead → the avenger's team (his secret role's) wins; the avenger who died last."""
+    from .fm_table import play as card
+
+    seats = table(S("V", "sheriff", hand="", public="avenger", alive=False), S("A", "doctor", hand="breach"),
+                  S("B", "mafia_boss", hand="breach"))
+    r = run(STATE(), seats, {"A": card("breach", target="B"), "B": card("breach", target="A")})
+    assert r.died == ["A", "B"] and r.winners == ["avenger", "law"] and set(r.winning) == {"V", "A"}
+    two = table(S("V", "mafia_killer", hand="", public="avenger", alive=False),
+                S("W", "sheriff", hand="", public={"custom": "x"}, alive=False), S("A", "doctor", hand="breach"),
+                S("B", "judge", hand="breach"))
+    r = run(STATE(), two, {"A": card("breach", target="B"), "B": card("breach", target="A")})
+    assert r.winners == ["avenger", "mafia"] and r.winning == ["V"]  # his secret role's team: the Mafia
+    alive_town = table(S("V", "sheriff", hand="", public="avenger", alive=False), S("A", "doctor", hand="tail " * 4),
+                       S("B", "mafia_boss", hand="breach"))
+    assert run(STATE(), alive_town, {"B": card("breach", target="A")}).winners is None  # A lives: the game goes on

@@ -154,6 +154,7 @@ RESOLUTION_MESSAGES = {
 }
 
 WINNER_NAMES = {"law": _("Law"), "mafia": _("Mafia and Traitor"), "maniac": _("Maniac"), "none": _("nobody"),
+                "avenger": _("the Avenger's team"),
                 None: _("nobody yet")}
 
 

@@ -1381,7 +1381,7 @@ class _Resolver:
 
     def _victory(self) -> Outcome | None:
         """FM-10, checked at L8 of every phase (FM-10.6)."""
-        winner, outcome = check_victory(self.seats, self.alive, self.fm)
+        winner, outcome = check_victory(self.seats, self.alive, self.fm, self.rng)
         self.trace("L8", "victory_check", winner=winner, alive=[s.name for s in self.seats if self.alive[s.id]])
         if outcome is not None:
             self.public("fm.victory", winner=winner, players=[self.name(s) for s in outcome.winning_seats])
@@ -1424,13 +1424,18 @@ def resolve(*, state: Mapping[str, Any], phase: PhaseInfo, seats: Sequence[SeatI
     return Resolution(new_state, r.events, r.seat_data(), deaths, groups=r.groups, next_phase=nxt)
 
 
-def check_victory(seats: Sequence[SeatInfo], alive: Mapping[int, bool],
-                  fm: Mapping[str, Any]) -> tuple[str | None, Outcome | None]:
+def check_victory(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mapping[str, Any],
+                  rng: random.Random | None = None) -> tuple[str | None, Outcome | None]:
     """FM-10.1–10.5 for the living characters (``alive``: seat id → bool; a character who left the game through
     his ability counts as gone). Returns ``(winner, outcome)``: ``winner`` is ``law``, ``mafia``, ``maniac``,
     ``none`` or ``None`` (the game goes on). The outcome's winners start with that faction, then ``hero`` (FM-3.3:
     with Law if alive or with a goal met, or on his own after both goals) and ``joker`` (a right mapping);
-    ``winning_seats`` are every winner's seats, the dead included (FM-6.2: the dead still win)."""
+    ``winning_seats`` are every winner's seats, the dead included (FM-6.2: the dead still win).
+
+    FM-8/FM-10.4 ``avenger``: when every character but the avengers is dead, the winner is ``avenger`` with the
+    team of his secret role (``law``/``mafia``/``maniac``/``joker``/``hero``'s Law); with several avengers the one
+    who died last (a living one is "last"), a tie decided by ``rng`` (dice), or the first in ring order without
+    one **[house]**."""
     roles = {s.id: s.data.get("secret_role", "") for s in seats}
     left = dict(fm.get("left") or {})
     goals = dict(fm.get("hero_goals") or {})
@@ -1440,6 +1445,9 @@ def check_victory(seats: Sequence[SeatInfo], alive: Mapping[int, bool],
         role = roles[s.id]
         return SECRET_ROLES[role].faction if role in SECRET_ROLES else ""
 
+    avengers = [s for s in seats if s.data.get("public_role") == "avenger"]
+    if avengers and not [s for s in living if s not in avengers] and len(avengers) < len(seats):
+        return _avenger_victory(seats, avengers, alive, fm, rng, faction, roles)
     law = [s for s in living if faction(s) == LAW]
     mafia = [s for s in living if faction(s) == MAFIA or roles[s.id] == "traitor"]
     maniac = [s for s in living if roles[s.id] == "maniac"]
@@ -1474,3 +1482,22 @@ def check_victory(seats: Sequence[SeatInfo], alive: Mapping[int, bool],
             winners.append("joker")
             won.append(s.id)
     return winner, Outcome(list(dict.fromkeys(winners)), won)
+
+
+def _avenger_victory(seats, avengers, alive, fm, rng, faction, roles) -> tuple[str, Outcome]:
+    died = {int(seat_id): int(ordinal) for ordinal, seat_id in fm.get("death_order") or []}
+    last = max(10**9 if alive.get(a.id) else died.get(a.id, -1) for a in avengers)
+    tied = [a for a in sorted(avengers, key=lambda a: a.position)
+            if (10**9 if alive.get(a.id) else died.get(a.id, -1)) == last]
+    chosen = rng.choice(tied) if rng is not None and len(tied) > 1 else tied[0]
+    role = roles[chosen.id]
+    team = {"maniac": "maniac", "joker": "joker", "traitor": "mafia", "hero": "law"}.get(role, faction(chosen))
+    if team == "law":
+        won = [s.id for s in seats if faction(s) == LAW or roles[s.id] == "hero"]
+    elif team == "mafia":
+        won = [s.id for s in seats if faction(s) == MAFIA or roles[s.id] == "traitor"]
+    else:
+        won = [s.id for s in seats if roles[s.id] == role]
+    if chosen.id not in won:
+        won.append(chosen.id)
+    return "avenger", Outcome(["avenger", team], won)
