@@ -290,6 +290,13 @@ class GameModule:
         its ``comment`` (forum Mafia chat rooms, FM-9.3). Whatever it writes commits or rolls back with the post.
         Default: nothing."""
 
+    def post_notes(self, *, viewer: Any, posts: Sequence[Any]) -> dict[int, list[str]]:
+        """Shell hook: notes the module shows under thread posts, for ``viewer`` (a ``gm.core.visibility.Viewer``):
+        post id → texts in the active language, e.g. whether a chat-room proposal of the comment went into the
+        author's order (forum Mafia, FM-9.3). ``posts`` are the Django models being shown; whatever it returns must
+        already respect what that viewer may see. Default: none."""
+        return {}
+
     def page_context(self, *, game: Any, viewer: Any) -> dict:
         """Extra context for the module's ``template_name`` on the game page, as ``module_context`` (shell:
         ``game`` is the Django model, ``viewer`` a ``gm.core.visibility.Viewer``; whatever it returns must

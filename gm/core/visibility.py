@@ -188,7 +188,7 @@ def thread_items(viewer: Viewer, posts: Iterable[Post]) -> list[dict]:
     ``{version, body, comment, written_at, replaced_at}``; ``None`` for everyone else) and ``private``: ``None``, or
     ``{"recipient": name or None, "public_recipient": bool, "to_viewer": bool, "text": BBCode or None, "html":
     sanitised HTML or None}`` — ``text``/``html`` only where :func:`may_read_private` allows, the recipient's name
-    only where :func:`may_know_recipient` does.
+    only where :func:`may_know_recipient` does; ``notes``: the module's notes for this viewer (``post_notes``).
     """
     from . import markup
 
@@ -203,6 +203,7 @@ def thread_items(viewer: Viewer, posts: Iterable[Post]) -> list[dict]:
                 "replaced_at": r.replaced_at})
     writer = may_post(viewer) and viewer.user is not None
     module = viewer.game.game_module
+    notes = module.post_notes(viewer=viewer, posts=posts) if posts else {}
     items = []
     for post in posts:
         author = _author_name(post)
@@ -217,6 +218,7 @@ def thread_items(viewer: Viewer, posts: Iterable[Post]) -> list[dict]:
             "can_edit": writer and post.author_id == viewer.user.pk,
             "revisions": revisions.get(post.pk, []) if viewer.is_master else None,
             "private": None,
+            "notes": notes.get(post.pk, []),
         }
         private = privates.get(post.pk)
         if private is not None:

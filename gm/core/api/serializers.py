@@ -128,6 +128,9 @@ class PostSerializer(serializers.Serializer):
     private = PostPrivateSerializer(allow_null=True)
     revisions = PostRevisionSerializer(
         many=True, allow_null=True, help_text=_("Earlier versions, oldest first: the master only (null for others)."))
+    notes = serializers.ListField(child=serializers.CharField(), help_text=_(
+        "The game module's notes for the caller, e.g. whether the comment's chat-room proposal went into the "
+        "author's order (forum Mafia FM-9.3: the author and the master only)."))
 
 
 class PostCreateSerializer(serializers.Serializer):

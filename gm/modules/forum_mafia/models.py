@@ -81,3 +81,63 @@ def _seat_deleted(sender, instance: Seat, **kwargs) -> None:
     """A seat removed by another path (the core "leave" page or API) withdraws its active signup, so the public
     role it held becomes free again (FM-2.2)."""
     Signup.objects.filter(seat_id=instance.pk, status=Signup.Status.ACTIVE).update(status=Signup.Status.WITHDRAWN)
+
+
+class RoomProposal(models.Model):
+    """The chat-room proposal (FM-9.3) the comment of one game-thread post makes, as read when the post was last saved,
+    and whether it went into its author's day order.
+
+    ``members`` are seat ids, the author included (empty when the comment could not be read); ``problem`` is
+    ``None`` when the proposal is part of the author's order, else why not: ``{"rule", "message", "params"}`` with
+    ``message`` an untranslated msgid (rendered in the reader's language). The author and the master see it under the
+    post; the proposal itself is public anyway (it is the post's comment). Written only by :mod:`.room_services`.
+    """
+
+    post = models.OneToOneField("core.Post", on_delete=models.CASCADE, related_name="fm_room_proposal")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    #: the post's phase (the day whose order holds the proposal); ``None`` when the post was written between phases.
+    phase = models.ForeignKey("core.Phase", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    members = models.JSONField(default=list, blank=True)
+    conspiracy = models.BooleanField(default=False)
+    problem = models.JSONField(null=True, blank=True)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["post"]
+        indexes = [models.Index(fields=["seat", "phase"])]
+
+    def __str__(self):
+        return f"room proposal of post {self.post_id}"
+
+    @property
+    def recorded(self) -> bool:
+        return self.problem is None
+
+
+class RoomPost(models.Model):
+    """A post in a chat room (FM-9.3): a private thread of the room's members, read by them and the master only.
+
+    ``room`` is the room's group slug (``room:<day>-<n>``, a key of ``state["fm"]["rooms"]``); ``body`` is BBCode,
+    rendered and sanitised like the game thread's (``gm.core.markup``). Read only through :mod:`.room_services`,
+    which asks who may read the room.
+    """
+
+    MAX_BODY = 20000
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="fm_room_posts")
+    room = models.CharField(_("room"), max_length=80)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    #: the phase open when it was written.
+    phase = models.ForeignKey("core.Phase", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    body = models.TextField(_("text"), max_length=MAX_BODY)
+    created_at = models.DateTimeField(_("created"))
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["game", "room", "created_at", "id"])]
+        verbose_name = _("room post")
+        verbose_name_plural = _("room posts")
+
+    def __str__(self):
+        return f"post {self.pk} in {self.room} of {self.game_id}"

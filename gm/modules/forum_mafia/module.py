@@ -439,6 +439,19 @@ class ForumMafiaModule(GameModule):
         (FM-8). See :func:`.thread_rules.check_private`."""
         return thread_rules.check_private(phase=phase, sender=sender, recipient=recipient, seats=seats, sent=sent)
 
+    def post_saved(self, post, *, clock):
+        """FM-9.3: a day post's comment may propose a chat room; :func:`.room_services.post_saved` records it in the
+        author's day order (inside the post's transaction)."""
+        from .room_services import post_saved  # the shell part; imported late to keep this module light
+
+        post_saved(post, clock=clock)
+
+    def post_notes(self, *, viewer, posts):
+        """FM-9.3: whether each post's room proposal was recorded, for its author and the master."""
+        from .room_services import post_notes
+
+        return post_notes(viewer, posts)
+
     # -- shell ----------------------------------------------------------------------------------------------
     def page_context(self, *, game, viewer) -> dict:
         """The game page's ``module_context`` for ``templates/forum_mafia/panel.html``: the viewer's own roles and

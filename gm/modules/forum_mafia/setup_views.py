@@ -26,17 +26,20 @@ from .setup_services import LUCKY_REDEALS
 
 def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     """What ``forum_mafia/panel.html`` shows to ``viewer``: only his own seat's secrets, his order form in an open
-    night or day (a living player) and his private results; the resolution trace to whoever may read master entries
-    (the master; everyone once the game is over). Spectators and anonymous visitors get nothing while it runs."""
+    night or day (a living player) and his private results; his chat rooms (FM-9.3; the master: every room); the
+    resolution trace to whoever may read master entries (the master; everyone once the game is over). Spectators and
+    anonymous visitors get nothing while it runs."""
     from .module import public_role_name, secret_role_name
     from .order_views import order_panel, private_results, resolution_trace
+    from .room_services import room_list
     from .veche_views import veche_panel
 
     trace = resolution_trace(viewer) if game.started_at else []
+    rooms = room_list(viewer) if game.started_at else []  # FM-9.3: the viewer's chat rooms (the master: all)
     veche = veche_panel(game=game, viewer=viewer) if game.started_at else {}  # FM-7: public, to every viewer
     seat = viewer.seat
     if seat is None or not (seat.data or {}).get("secret_role"):
-        return {k: v for k, v in (("trace", trace), ("veche", veche)) if v}
+        return {k: v for k, v in (("trace", trace), ("rooms", rooms), ("veche", veche)) if v}
     data = game.game_module.own_seat_data(seat.data)  # the owner's view: no deck order (FM-4.6)
     role = data["secret_role"]
     phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
@@ -77,6 +80,7 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         context["orders"] = order_panel(game=game, viewer=viewer)
     context["results"] = private_results(viewer)
     context["trace"] = trace
+    context["rooms"] = rooms
     context["veche"] = veche
     return context
 

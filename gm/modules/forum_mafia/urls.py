@@ -1,9 +1,9 @@
 """URLs of the forum Mafia signups (FM-2): the signup page with its POST actions, and the signups API; the night
 and day order form (FM-5) and the order-options API; the instant abilities and the deck rebuild (FM-3.3, FM-4.7,
-FM-8) and their API; the Veche (FM-7): its panel and API."""
+FM-8) and their API; the chat rooms (FM-9.3) and their API; the Veche (FM-7): its panel and API."""
 from django.urls import path
 
-from . import ability_views, api, order_views, veche_views, views
+from . import ability_views, api, order_views, room_views, veche_views, views
 
 app_name = "forum_mafia"
 
@@ -18,6 +18,9 @@ urlpatterns = [
     path("games/<int:pk>/fm/abilities/", ability_views.use, name="ability_use"),
     path("games/<int:pk>/fm/rebuild/", ability_views.rebuild, name="rebuild"),
     path("games/<int:pk>/fm/veche/", veche_views.panel, name="veche"),
+    path("games/<int:pk>/fm/rooms/<str:room>/", room_views.room, name="room"),
+    path("api/games/<int:pk>/rooms/", room_views.RoomListView.as_view(), name="api_rooms"),
+    path("api/games/<int:pk>/rooms/<str:room>/posts/", room_views.RoomPostsView.as_view(), name="api_room_posts"),
     path("api/games/<int:pk>/order-options/", order_views.OrderOptionsView.as_view(), name="api_order_options"),
     path("api/games/<int:pk>/abilities/", ability_views.AbilityUseView.as_view(), name="api_ability_use"),
     path("api/games/<int:pk>/deck/rebuild/", ability_views.DeckRebuildView.as_view(), name="api_deck_rebuild"),
