@@ -52,7 +52,9 @@ def test_FM_8_a_dead_avenger_can_be_in_a_room():
     seats = table(S("A", hand="tail tail"), S("B", hand="tail tail"), S("V", hand="", public="avenger", alive=False),
                   S("D", hand="tail tail"))
     r = run(STATE(), seats, {"A": room(1, 2, 3), "B": room(1, 2, 3)}, phase=D1)
-    assert r.res.groups == {}  # the dead avenger gives no orders, so he never agreed
+    assert r.res.groups == {"room:1-1": [1, 2, 3]}  # he gives no orders: the living members' agreement is enough
+    r = run(STATE(), seats, {"A": room(1, 2, 3)}, phase=D1)
+    assert r.res.groups == {}  # B did not agree
     assert rooms.can_be_member(seats[2]) and not rooms.can_be_member(table(S("X", alive=False))[0])
 
 

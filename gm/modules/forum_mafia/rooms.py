@@ -15,7 +15,8 @@ so proposals change with the order until the deadline and resolve with the day, 
 Rooms live through the following night and then close (read-only): ``state["fm"]["rooms"][slug] = {"members",
 "until": last phase ordinal it is open in, or null for the conspirator's}``; members become the group ``slug``
 (``room:<day>-<n>``), so the room's log entries and posts reach them and the master only. The living and a dead
-``avenger`` (FM-8: he talks in old and new rooms) can be members.
+``avenger`` (FM-8: he talks in old and new rooms) can be members; the dead avenger gives no orders, so he joins a new
+room when all its living members proposed it **[house]**.
 """
 from __future__ import annotations
 
@@ -100,7 +101,11 @@ def form_rooms(*, seats: Sequence[SeatInfo], proposals: Mapping[int, Sequence[Ma
                 wanted.setdefault(tuple(p["members"]), set()).add(seat_id)
     placed: set[int] = set()
     for members in sorted(wanted, key=lambda ms: [by_id[m].position for m in ms]):
-        if wanted[members] != set(members) or any(not member(m) for m in members) or placed & set(members):
+        # A dead avenger gives no orders: he is in when every living member agreed **[house]** (FM-8: he talks "in
+        # old and new chat rooms").
+        living = {m for m in members if alive.get(m, False)}
+        if not living or not living <= wanted[members] or any(not member(m) for m in members) \
+                or placed & set(members):
             continue
         placed |= set(members)
         number += 1
