@@ -110,7 +110,7 @@ REASONS.update(rooms.REASONS)
 
 _LINK = re.compile(
     r"(https?://|ftp://|www\.|\bt\.me/|[\w.+-]+@[\w-]+\.[\w.-]+|\b[\w-]+\.(com|ru|net|org|ua|io|me|info|su|рф|by|kz)"
-    r"\b|\b(стр(аница|анице|аницу|\.)?|page|p\.)\s*\d+|\[url|\[link)",
+    r"\b|\b(стр(аница|анице|аницу|аницы|аницах|\.)?|page|p\.)\s*\d+|\[url|\[link)",
     re.IGNORECASE,
 )
 
