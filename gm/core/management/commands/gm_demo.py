@@ -220,7 +220,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Games: “{RUNNING_TITLE}” (a round every {ROUND_SECONDS} s), “{SIGNUP_TITLE}”, "
                           f"“{CARDS_TITLE}”, “{FM_TITLE}”, “{FM_NIGHT_TITLE}” (Night 1: order cards).")
         self.stdout.write(
-            "Forum Mafia runs from signups through card play and night/day resolution (§5, §6, §10, §11); role "
-            "abilities, the Veche vote and chat rooms come next. “tally” and “cardtest” are developer test modules "
+            "Forum Mafia runs the whole game: signups, deck building, card play, role abilities, the Veche, the game "
+            "thread with private messages and chat rooms, victory. “tally” and “cardtest” are developer test modules "
             "(tests/modules/)."
         )
