@@ -124,6 +124,8 @@ def _instance(data: Mapping[str, Any]) -> CardInstance:
         return CardInstance.from_dict(data)
     if inst is None:
         inst = CardInstance.from_dict(data)
+        if inst.provenance not in PROVENANCES:  # checked once, when an instance is first read
+            raise ContainerError("bad_data", "unknown provenance %(value)r", value=inst.provenance)
         if len(_INTERNED) < _INTERNED_MAX:
             _INTERNED[key] = inst
     return inst
@@ -148,17 +150,24 @@ class Containers:
     next_uid: int = 1
 
     def __post_init__(self) -> None:
-        seen: set[int] = set()
-        for name in CONTAINERS:
-            items = list(getattr(self, name))
-            for inst in items:
-                if not isinstance(inst, CardInstance):
-                    raise ContainerError("bad_data", "%(container)s holds a non-card %(value)r", container=name,
-                                         value=inst)
-                if inst.uid in seen:
+        # Every resolution reads each seat's containers, so the common (valid) case is checked in bulk; the loop that
+        # names the fault only runs when something is wrong.
+        self.hand, self.sleeve, self.deck, self.discard = (list(self.hand), list(self.sleeve), list(self.deck),
+                                                           list(self.discard))
+        every = [*self.hand, *self.sleeve, *self.deck, *self.discard]
+        if not all(isinstance(inst, CardInstance) for inst in every):
+            for name in CONTAINERS:
+                for inst in getattr(self, name):
+                    if not isinstance(inst, CardInstance):
+                        raise ContainerError("bad_data", "%(container)s holds a non-card %(value)r", container=name,
+                                             value=inst)
+        seen = {inst.uid for inst in every}
+        if len(seen) != len(every):
+            counted: set[int] = set()
+            for inst in every:
+                if inst.uid in counted:
                     raise ContainerError("bad_data", "uid %(uid)s occurs twice", uid=inst.uid)
-                seen.add(inst.uid)
-            setattr(self, name, items)
+                counted.add(inst.uid)
         if isinstance(self.next_uid, bool) or not isinstance(self.next_uid, int):
             raise ContainerError("bad_data", "next_uid must be an integer, got %(value)r", value=self.next_uid)
         self.next_uid = max(self.next_uid, max(seen, default=0) + 1)
@@ -182,7 +191,7 @@ class Containers:
             next_uid = int(data.get("next_uid", 1))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ContainerError("bad_data", "malformed containers data: %(error)s", error=str(exc)) from exc
-        for items in lists.values():
+        for items in lists.values():  # interned instances were checked when first read; the rest here
             for inst in items:
                 if inst.provenance not in PROVENANCES:
                     raise ContainerError("bad_data", "unknown provenance %(value)r", value=inst.provenance)
