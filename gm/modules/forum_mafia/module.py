@@ -94,9 +94,11 @@ RESOLUTION_MESSAGES = {
     "fm.room_created": _("A chat room is open for you with %(players)s (%(lasting)s)."),
     "fm.t_room": _("Chat room %(room)s: %(players)s (%(lasting)s)."),
     "fm.veche": _("The Veche: %(result)s. Votes: %(candidates)s; for peace %(peace)s of %(cast)s."),
-    "fm.jailed": _("%(player)s goes to jail: the Sleeve is emptied and no targeted cards for %(phases)s phases."),
+    "fm.jailed": _("%(player)s goes to jail: the Sleeve is emptied but for aces and role cards, and no targeted cards "
+                  "for %(phases)s phases."),
     "fm.hero_left": _("%(player)s has met both goals of the hero, wins and leaves the game."),
-    "fm.joker_left": _("%(player)s, the joker, named every secret role %(result)s and leaves the game."),
+    "fm.joker_left": _("%(player)s, the joker, submitted a mapping of every secret role (%(result)s) and leaves the "
+                    "game."),
     # the master's resolution trace
     "fm.t_order": _("%(player)s orders: %(plays)s; discards instead: %(discard)s; abilities: %(abilities)s."),
     "fm.t_void": _("%(player)s: %(card)s is void — %(reason)s"),
