@@ -23,6 +23,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from gm.core import markup, notifications, services, visibility
 from gm.core.models import Game, LogEntry, Phase, Post, PostPrivate, PostRevision
@@ -657,7 +658,8 @@ def test_FM_8_postman_two_concurrent_messages_exactly_one_is_sent(committed, tab
     def run(i: int) -> None:
         try:
             barrier.wait(timeout=10)
-            results[i] = table.post("Anna", f'[private="Dmitri"]race {i}[/private]')
+            with translation.override("en"):  # a new thread starts in the site's default language (Russian)
+                results[i] = table.post("Anna", f'[private="Dmitri"]race {i}[/private]')
         except Exception as exc:  # noqa: BLE001 - the test inspects it
             results[i] = exc
         finally:
