@@ -27,3 +27,31 @@ def api(client: Client, method: str, url: str, body=None, **extra):
     response = getattr(client, method)(url, **kwargs, **extra)
     data = response.json() if response.content and response["Content-Type"].startswith("application/json") else None
     return response.status_code, data
+
+
+def race(attempt, n: int = 2, timeout: float = 30) -> list:
+    """Run ``attempt(i)`` for i in 0…n-1 in ``n`` threads released together (a barrier), each with its own
+    database connection (closed after); returns what each returned, or the exception it raised. For tests of
+    two real concurrent transactions (PostgreSQL)."""
+    import threading
+
+    from django.db import connection
+
+    barrier = threading.Barrier(n)
+    results: list = [None] * n
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[i] = attempt(i)
+        except Exception as exc:  # noqa: BLE001 - the caller inspects it
+            results[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=timeout)
+    return results

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import re
-import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from gm.modules.forum_mafia import services
 from gm.modules.forum_mafia.forms import PLEDGES
 from gm.modules.forum_mafia.models import Signup
 from gm.modules.forum_mafia.roles import PUBLIC_ROLES
-from tests.helpers import api, client_for
+from tests.helpers import api, client_for, race
 
 pytestmark = pytest.mark.django_db
 
@@ -542,24 +541,11 @@ def test_FM_2_2_two_concurrent_signups_for_one_role_exactly_one_wins(master, mak
     game = fm_signup_game(master, title="Race")
     for round_, role in enumerate(["paranoid", "geek", "jock"]):
         users = [make_user(f"racer{round_}{i}") for i in range(2)]
-        barrier = threading.Barrier(2)
-        results: list = [None, None]
+        def attempt(i: int, users=users, role=role, round_=round_):
+            return services.signup_create(game=game, user=users[i], public_role=role,
+                                          character_name=f"Racer{round_}-{i}", pledges=True)
 
-        def run(i: int, users=users, barrier=barrier, results=results, role=role, round_=round_) -> None:
-            try:
-                barrier.wait(timeout=10)
-                results[i] = services.signup_create(game=game, user=users[i], public_role=role,
-                                                    character_name=f"Racer{round_}-{i}", pledges=True)
-            except Exception as exc:  # noqa: BLE001 - the test inspects it
-                results[i] = exc
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(timeout=30)
+        results = race(attempt)
         wins = [r for r in results if isinstance(r, Signup)]
         losses = [r for r in results if isinstance(r, ServiceError)]
         assert len(wins) == 1 and len(losses) == 1, results

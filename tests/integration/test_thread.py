@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from html.parser import HTMLParser
 
 import pytest
@@ -30,7 +29,7 @@ from gm.core.models import Game, LogEntry, Phase, Post, PostPrivate, PostRevisio
 from gm.core.services import ServiceError
 from gm.modules.forum_mafia import thread_rules
 from gm.modules.forum_mafia.override_services import game_setup_override
-from tests.helpers import api, client_for
+from tests.helpers import api, client_for, race
 
 pytestmark = pytest.mark.django_db
 
@@ -652,24 +651,11 @@ def committed(card_collection):
 @pytest.mark.django_db(transaction=True)
 def test_FM_8_postman_two_concurrent_messages_exactly_one_is_sent(committed, table):
     """The phase row is locked before the once-a-day check: two simultaneous postman posts can't both pass."""
-    barrier = threading.Barrier(2)
-    results: list = [None, None]
+    def attempt(i: int):
+        with translation.override("en"):  # a new thread starts in the site's default language (Russian)
+            return table.post("Anna", f'[private="Dmitri"]race {i}[/private]')
 
-    def run(i: int) -> None:
-        try:
-            barrier.wait(timeout=10)
-            with translation.override("en"):  # a new thread starts in the site's default language (Russian)
-                results[i] = table.post("Anna", f'[private="Dmitri"]race {i}[/private]')
-        except Exception as exc:  # noqa: BLE001 - the test inspects it
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
+    results = race(attempt)
     sent = [r for r in results if isinstance(r, Post)]
     refusals = [r for r in results if isinstance(r, ServiceError)]
     assert len(sent) == 1 and len(refusals) == 1, results
