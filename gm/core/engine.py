@@ -89,7 +89,7 @@ class PhaseInfo:
     actors: Sequence[int] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, for the log.
 

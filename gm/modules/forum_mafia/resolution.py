@@ -198,9 +198,9 @@ class Play:
     cancelled: bool = False
     final_target: int | None = None
 
-    @property
-    def effect(self) -> Mapping[str, Any]:
-        return self.card.effect
+    def __post_init__(self) -> None:
+        # Read in every layer for every play: a plain attribute, not a property.
+        self.effect: Mapping[str, Any] = self.card.effect
 
     @property
     def live(self) -> bool:
@@ -673,6 +673,7 @@ class _Resolver:
         self.fm = fm_state(state)
         self.events: list[Event] = []
         self.plays: list[Play] = []  # not voided at L0/L1, ring order then order index
+        self._live: list[Play] | None = None  # set after L2: nothing is cancelled later
         self.abilities: list[abilities.AbilityUse] = []
         self.votes: dict[int, dict] = {}  # FM-7 Veche votes of the day
         self.proposals: dict[int, list[dict]] = {}  # FM-9.3 chat-room proposals of the day
@@ -702,7 +703,8 @@ class _Resolver:
         return self.by_id[seat_id].name if seat_id in self.by_id else ""
 
     def trace(self, layer: str, step: str, **data) -> None:
-        self.events.append(Event(f"fm.t_{step}", {"layer": layer, "step": step, **data}, visibility="master"))
+        data["layer"], data["step"] = layer, step  # the keyword dict is ours: no copy (a phase traces ~100 steps)
+        self.events.append(Event("fm.t_" + step, data, visibility="master"))
 
     def tell(self, seat_id: int, kind: str, **data) -> None:
         self.events.append(Event(kind, data, visibility="seat", seat=seat_id))
@@ -711,10 +713,12 @@ class _Resolver:
         self.events.append(Event(kind, data))
 
     def live(self, kind: str | None = None) -> list[Play]:
-        return [p for p in self.plays if p.live and (kind is None or p.kind == kind)]
+        """The plays that take effect (not voided, not cancelled), in order; cached once L2 has cancelled."""
+        plays = self._live if self._live is not None else [p for p in self.plays if p.live]
+        return plays if kind is None else [p for p in plays if p.kind == kind]
 
     def with_effect(self, key: str) -> list[Play]:
-        return [p for p in self.plays if p.live and p.effect.get(key)]
+        return [p for p in self.live() if p.effect.get(key)]
 
     # -- L0 intake ----------------------------------------------------------------------------------------
     def l0_intake(self, orders: Mapping[int, Mapping[str, Any]]) -> None:
@@ -1131,7 +1135,7 @@ class _Resolver:
 
     def _damage_discards(self, seat: SeatInfo) -> None:
         """FM-6.1: owed replacement draws absorb losses first; the rest leave the front of the Hand."""
-        if not seat.alive:
+        if not seat.alive or not (self.losses[seat.id] or self.owed[seat.id]):
             return
         c = self.c[seat.id]
         losses, owed = self.losses[seat.id], self.owed[seat.id]
@@ -1410,6 +1414,7 @@ def resolve(*, state: Mapping[str, Any], phase: PhaseInfo, seats: Sequence[SeatI
     except ContainerError as exc:  # pragma: no cover - L0 checked every uid; a bug here must not lose the phase
         r.trace("L1", "error", detail=str(exc))
     r.l2_control()
+    r._live = [p for p in r.plays if p.live]
     r.l3_redirect()
     r.l4_protection()
     r.l5_damage()
