@@ -931,7 +931,6 @@ def test_FM_10_6_win_is_checked_at_l8_of_every_phase_day_included():
 
 ENGINE_KINDS_NOT_REACHED = {
     "fm.t_error",  # a guard for an impossible L1 failure
-    "fm.t_redirect_illegal",  # L0 already refuses every illegal second target (self, dead, sociopath)
 }  # the role abilities' events (FM-3, FM-8) come from tests/unit/test_fm_abilities.py, which _scenarios() runs too
 
 

@@ -107,7 +107,6 @@ RESOLUTION_MESSAGES = {
     "fm.t_cancel": _("%(player)s: %(card)s cancelled by %(by)s (%(by_card)s)."),
     "fm.t_redirect": _("%(player)s: %(card)s redirected by %(by)s from %(target)s to %(new_target)s."),
     "fm.t_redirect_ignored": _("%(player)s: a second redirect of %(target)s has no effect."),
-    "fm.t_redirect_illegal": _("%(player)s: %(card)s can't be redirected to %(target)s; it keeps its target."),
     "fm.t_armour": _("%(player)s gets %(amount)s armour (%(card)s from %(source)s)."),
     "fm.t_immune": _("%(player)s takes no damage this phase (%(card)s from %(source)s)."),
     "fm.t_bodyguard": _("%(guard)s guards %(player)s."),

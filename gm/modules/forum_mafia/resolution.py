@@ -833,12 +833,10 @@ class _Resolver:
                 self.trace("L3", "redirect_ignored", player=self.name(red.seat), target=self.name(first))
                 continue
             applied.add(first)
+            # "(if legal)": L0 already refused a second target that is dead, untargetable or the first target
+            # himself, and nobody dies before L8, so every redirected card may go there.
             for play in self.plays:
                 if play.seat != first or play.card.target not in REDIRECTABLE:
-                    continue
-                if second == play.seat or not self.alive.get(second) or _untargetable(self.by_id[second], self.phase):
-                    self.trace("L3", "redirect_illegal", player=self.name(play.seat), card=play.kind,
-                               target=self.name(second))
                     continue
                 play.final_target = second
                 self.trace("L3", "redirect", player=self.name(play.seat), card=play.kind,
