@@ -667,5 +667,6 @@ class OrderOptionsView(APIView):
         game = _game(request, pk)
         viewer = visibility.viewer_for(request.user, game)
         phase = _ordering_phase(game, viewer)
-        return Response(order_options_for(game=game, viewer=viewer, phase=phase))
+        # Through the declared serializer: only the documented fields go out, whatever the engine adds later.
+        return Response(FmOrderOptionsSerializer(order_options_for(game=game, viewer=viewer, phase=phase)).data)
 

@@ -29,6 +29,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
@@ -315,9 +316,8 @@ def room_list(viewer: visibility.Viewer, *, clock: Clock = timezone.now) -> list
         return []
     seats = {s.pk: s for s in Seat.objects.filter(game_id=game.pk)}
     ordinal = _phase_ordinal(game, clock())
-    counts: dict[str, int] = {}
-    for slug in RoomPost.objects.filter(game_id=game.pk, room__in=list(readable)).values_list("room", flat=True):
-        counts[slug] = counts.get(slug, 0) + 1
+    counts = dict(RoomPost.objects.filter(game_id=game.pk, room__in=list(readable)).values("room")
+                  .annotate(n=Count("id")).values_list("room", "n"))
     out = []
     for slug, st in readable.items():
         room = _room(viewer, slug, st, seats, ordinal)
