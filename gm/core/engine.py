@@ -15,6 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+
+def _(s: str) -> str:
+    """Marks a msgid for ``makemessages``; the shell translates it when it renders the error (pure: no gettext)."""
+    return s
+
+
 Visibility = Literal["public", "seat", "group", "master"]
 VISIBILITIES: tuple[Visibility, ...] = ("public", "seat", "group", "master")
 
@@ -209,7 +215,7 @@ class GameModule:
     def validate_options(self, options: Mapping[str, Any]) -> dict:
         """Return the normalised options or raise :class:`RuleViolation` (one error per bad key)."""
         if options:
-            raise RuleViolation([RuleError("This game takes no options.", field="options")])
+            raise RuleViolation([RuleError(_("This game takes no options."), field="options")])
         return {}
 
     def setup(self, *, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.Random) -> SetupResult:
@@ -281,7 +287,7 @@ class GameModule:
         in ring order, ``sent`` the private messages ``sender`` already sent in ``phase``. Returns whether the
         recipient's name is shown publicly; raises :class:`RuleViolation` with the reason when refused.
         Default: this game has no private messages."""
-        raise RuleViolation([RuleError("This game has no private messages.", field="body")])
+        raise RuleViolation([RuleError(_("This game has no private messages."), field="body")])
 
     # -- shell hooks -------------------------------------------------------------------------------------
     def post_saved(self, post: Any, *, clock: Callable[[], Any]) -> None:
