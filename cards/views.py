@@ -28,7 +28,8 @@ def _game(request, pk) -> Game:
     return visibility.game_or_404(request.user, pk, uses_cards=True)
 
 
-def _own_seat(request, game) -> Seat:
+def own_seat(request, game) -> Seat:
+    """The viewer's seat in ``game``, or 404 (the deck builder and the forum Mafia rebuild page)."""
     seat = Seat.objects.filter(game=game, user=request.user).first()
     if seat is None:
         raise Http404(_("You have no seat in this game."))
@@ -74,7 +75,7 @@ def deck_builder(request, pk: int):
     """Build and submit a deck during the deck-building stage (FM-4.3, FM-4.5). Every change is checked live
     (htmx posts the form); the submit button is there only while the stage is open."""
     game = _game(request, pk)
-    seat = _own_seat(request, game)
+    seat = own_seat(request, game)
     collection = services.collection_for_game(game)
     phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
     stage_open = phase is not None and phase.kind == services.DECKBUILDING and phase.status == Phase.Status.OPEN
@@ -179,7 +180,7 @@ def my_cards(request, pk: int):
 def hand_move(request, pk: int):
     """Move one Hand card up or down (``uid``, ``direction`` = up|down, ``version``) — drag-free reordering."""
     game = _game(request, pk)
-    seat = _own_seat(request, game)
+    seat = own_seat(request, game)
     hand = [c["uid"] for c in (seat.data.get("cards") or {}).get("hand", [])]
     try:
         uid, version = int(request.POST.get("uid", "")), int(request.POST.get("version", ""))

@@ -76,7 +76,7 @@ class Failure:
                 "actual": self.actual}
 
     def __str__(self) -> str:
-        return f"{self.where}, {self.key}: expected {_show(self.expected)}, actual {_show(self.actual)}"
+        return f"{self.where}, {self.key}: expected {show(self.expected)}, actual {show(self.actual)}"
 
 
 @dataclass
@@ -120,7 +120,8 @@ class FileResult:
         return data
 
 
-def _show(value: Any) -> str:
+def show(value: Any) -> str:
+    """A value as it is quoted in a failure or error message (JSON, non-ASCII kept)."""
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
@@ -301,7 +302,7 @@ def check_keys(value: Any, *, place: str, allowed: Iterable[str], required: Iter
     """``value`` as a dict after checking it is a mapping with only ``allowed`` keys and every ``required`` one.
     Raises :class:`ScenarioError` naming ``place`` and the unknown keys (with the closest allowed key as a hint)."""
     if not isinstance(value, dict):
-        raise ScenarioError(place, f"expected {what}, got {_show(value)}")
+        raise ScenarioError(place, f"expected {what}, got {show(value)}")
     allowed = list(allowed)
     unknown = [k for k in value if k not in allowed]
     if unknown:
@@ -325,7 +326,7 @@ def parse_phase_label(value: Any, *, place: str, kinds: Iterable[str] | None = N
     Raises :class:`ScenarioError`."""
     match = _LABEL.match(value) if isinstance(value, str) else None
     if match is None:
-        raise ScenarioError(place, f"expected a phase such as 'night 1', got {_show(value)}")
+        raise ScenarioError(place, f"expected a phase such as 'night 1', got {show(value)}")
     kind, number = match.group(1).lower(), int(match.group(2) or 1)
     kinds = list(kinds) if kinds is not None else None
     if kinds is not None and kind not in kinds:

@@ -31,7 +31,7 @@ from cards.containers import Containers
 from cards.services import card_namer, collection_for_game
 from gm.core import services, visibility
 from gm.core.engine import PhaseInfo
-from gm.core.models import Game, LogEntry, Phase, Seat
+from gm.core.models import Game, LogEntry, Phase
 from gm.core.services import ServiceError
 
 from . import abilities, ability_services, engine
@@ -186,11 +186,7 @@ def rebuild(request, pk: int):
     """FM-4.7: rebuild an exhausted deck on the deck builder (the cards app's page and its live FM-4.3 check), the
     submit going to ``ability_services.deck_rebuild``. The builder starts from the player's last deck list."""
     game = _game(request, pk)
-    seat = Seat.objects.filter(game=game, user=request.user).first()
-    if seat is None:
-        from django.http import Http404
-
-        raise Http404(_("You have no seat in this game."))
+    seat = card_views.own_seat(request, game)
     collection = collection_for_game(game)
     entries, problems = card_views.builder_entries(request, seat, collection)
     rules = card_views.builder_rules(seat, problems)

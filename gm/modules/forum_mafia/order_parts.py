@@ -32,7 +32,6 @@ from gm.core.services import Clock
 CARD_PARTS = ("plays", "discard", "abilities")
 #: The parts other panels own: the Veche vote (FM-7) and chat-room proposals (FM-9.3).
 OTHER_PARTS = ("vote", "rooms")
-PARTS = CARD_PARTS + OTHER_PARTS
 
 
 def latest_payload(phase: Phase, seat: Seat | None) -> dict:

@@ -1028,9 +1028,6 @@ class _Resolver:
         return any(i.uid == uid for i in getattr(c, container))
 
     # -- L7 information -----------------------------------------------------------------------------------
-    def _plays_as_given(self) -> list[Play]:
-        return list(self.plays)  # voided ones are gone; cancelled ones count as played (FM-6 L7)
-
     def l7_information(self) -> list[tuple[Play, dict]]:
         """Recon results now; ``wiretap`` reads the Hand at the end of the phase, so it is only noted here."""
         deferred = []

@@ -13,7 +13,6 @@ the open phase can be checked no sooner than the step itself.
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +35,7 @@ from gm.core.scenario import (
     phase_label,
     resolve_at_deadline,
     scenario_user,
+    show,
     unique_username,
 )
 from gm.core.services import ServiceError
@@ -118,10 +118,6 @@ class Scenario:
     description: str = ""
 
 
-def _show(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
-
-
 class _Parser:
     """Checks a whole scenario and turns it into a :class:`Scenario`; every error is a :class:`ScenarioError`
     naming the place."""
@@ -137,41 +133,41 @@ class _Parser:
             return value
         close = difflib.get_close_matches(value, self.names, n=1, cutoff=0.5) if isinstance(value, str) else []
         hint = close[0] if close else None
-        raise ScenarioError(place, f"unknown player {_show(value)}"
+        raise ScenarioError(place, f"unknown player {show(value)}"
                                    + (f" (did you mean {hint!r}?)" if hint else f"; players: {', '.join(self.names)}"))
 
     def slug(self, value: Any, place: str) -> str:
         if not isinstance(value, str) or value not in self.collection:
-            raise ScenarioError(place, f"unknown card {_show(value)}")
+            raise ScenarioError(place, f"unknown card {show(value)}")
         return value
 
     def slugs(self, value: Any, place: str) -> list[str]:
         if not isinstance(value, list):
-            raise ScenarioError(place, f"expected a list of card slugs, got {_show(value)}")
+            raise ScenarioError(place, f"expected a list of card slugs, got {show(value)}")
         return [self.slug(v, f"{place}[{i}]") for i, v in enumerate(value)]
 
     def ability_slug(self, value: Any, place: str) -> str:
         if not isinstance(value, str) or (value not in PUBLIC_ROLE_BY_SLUG and value not in SECRET_ROLES):
-            raise ScenarioError(place, f"unknown role {_show(value)} (abilities are named by the public or secret "
+            raise ScenarioError(place, f"unknown role {show(value)} (abilities are named by the public or secret "
                                        "role slug that gives them)")
         return value
 
     @staticmethod
     def text(value: Any, place: str) -> str:
         if not isinstance(value, str):
-            raise ScenarioError(place, f"expected a text, got {_show(value)}")
+            raise ScenarioError(place, f"expected a text, got {show(value)}")
         return value
 
     @staticmethod
     def boolean(value: Any, place: str) -> bool:
         if not isinstance(value, bool):
-            raise ScenarioError(place, f"expected true or false, got {_show(value)}")
+            raise ScenarioError(place, f"expected true or false, got {show(value)}")
         return value
 
     @staticmethod
     def count(value: Any, place: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ScenarioError(place, f"expected a whole number ≥ 0, got {_show(value)}")
+            raise ScenarioError(place, f"expected a whole number ≥ 0, got {show(value)}")
         return value
 
     @staticmethod
@@ -179,7 +175,7 @@ class _Parser:
         if isinstance(value, str):
             return [value]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ScenarioError(place, f"expected a list of texts, got {_show(value)}")
+            raise ScenarioError(place, f"expected a list of texts, got {show(value)}")
         return list(value)
 
     # -- the file --------------------------------------------------------------------------------------------
@@ -188,10 +184,10 @@ class _Parser:
                           what="a scenario mapping")
         seed = data.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise ScenarioError("seed", f"expected a whole number from 0 to 2^63-1, got {_show(seed)}")
+            raise ScenarioError("seed", f"expected a whole number from 0 to 2^63-1, got {show(seed)}")
         options = data.get("options") or {}
         if not isinstance(options, dict):
-            raise ScenarioError("options", f"expected a mapping, got {_show(options)}")
+            raise ScenarioError("options", f"expected a mapping, got {show(options)}")
         players = self.players(data["players"])
         start = parse_phase_label(data.get("start", "night 1"), place="start", kinds=(engine.NIGHT, engine.DAY))
         steps_raw = data.get("steps") or []
@@ -251,7 +247,7 @@ class _Parser:
     def order(self, index: int, raw: Any, place: str) -> OrderLine:
         if not isinstance(raw, dict):
             raise ScenarioError(place, f"expected an order line such as {{player: X, card: pistol, target: Y}}, "
-                                       f"got {_show(raw)}")
+                                       f"got {show(raw)}")
         if "ability" in raw:
             kind, allowed = "ability", ABILITY_KEYS
         elif "card" in raw:
@@ -273,7 +269,7 @@ class _Parser:
         if kind == "play":
             card = self.slug(raw["card"], key("card"))
             if raw.get("from", "hand") not in ("hand", "sleeve"):
-                raise ScenarioError(key("from"), f"expected hand or sleeve, got {_show(raw['from'])}")
+                raise ScenarioError(key("from"), f"expected hand or sleeve, got {show(raw['from'])}")
             if "targets" in raw:
                 if not isinstance(raw["targets"], list):
                     raise ScenarioError(key("targets"), "expected a list of player names")
@@ -296,7 +292,7 @@ class _Parser:
         if "discard" in raw:
             self.slugs(raw["discard"], key("discard"))
         if "guess" in raw and raw["guess"] not in SECRET_ROLES:
-            raise ScenarioError(key("guess"), f"unknown secret role {_show(raw['guess'])}")
+            raise ScenarioError(key("guess"), f"unknown secret role {show(raw['guess'])}")
         if "mapping" in raw:
             mapping = raw["mapping"]
             if not isinstance(mapping, dict):
@@ -304,7 +300,7 @@ class _Parser:
             for name, role in mapping.items():
                 self.name(name, f"{key('mapping')}.{name}")
                 if role not in SECRET_ROLES:
-                    raise ScenarioError(f"{key('mapping')}.{name}", f"unknown secret role {_show(role)}")
+                    raise ScenarioError(f"{key('mapping')}.{name}", f"unknown secret role {show(role)}")
         instant = (abilities.ability_key(ability), raw.get("mode") or "") in abilities.INSTANT_ABILITIES
         return OrderLine(index, player, "instant" if instant else kind, dict(raw), {"ability": ability})
 
@@ -315,7 +311,7 @@ class _Parser:
             self.name(raw["for"], f"{place}, key for")
         if raw.get("punishment", "execution") not in PUNISHMENTS:
             raise ScenarioError(f"{place}, key punishment", f"expected one of {', '.join(PUNISHMENTS)}, got "
-                                                            f"{_show(raw['punishment'])}")
+                                                            f"{show(raw['punishment'])}")
         if "prosecutor_bonus" in raw:
             self.boolean(raw["prosecutor_bonus"], f"{place}, key prosecutor_bonus")
         if "keep" in raw:  # FM-7.5: the card a maniac keeps if he is jailed

@@ -15,10 +15,11 @@ from gm.core import visibility
 from gm.core.models import Game
 
 from . import setup_services
+from .services import MODULE
 
 
 def _game(request, pk) -> Game:
-    return visibility.game_or_404(request.user, pk)
+    return visibility.game_or_404(request.user, pk, module=MODULE)
 
 
 def _own_seat_view(request, game: Game, seat) -> Response:

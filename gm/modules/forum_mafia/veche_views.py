@@ -53,12 +53,6 @@ MODULE = "forum_mafia"
 #: How often the live count refreshes itself (htmx polling), in seconds.
 POLL_SECONDS = 30
 PUNISHMENT_NAMES = {veche.EXECUTION: gettext_lazy("execution"), veche.JAIL: gettext_lazy("jail")}
-OUTCOME_NAMES = {
-    "peace": gettext_lazy("peace has the majority: nothing happens"),
-    "two_alive": gettext_lazy("only two characters are alive: nothing happens"),
-    "no_votes": gettext_lazy("no votes: nothing happens"),
-    "leader": gettext_lazy("leader"),
-}
 _PAGE = engines["django"].from_string(
     '{% extends "base.html" %}{% block content %}{% include "forum_mafia/_veche.html" %}{% endblock %}')
 
