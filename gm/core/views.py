@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from . import services, visibility
+from .console import console_context
 from .forms import ExtendForm, GameCreateForm, JoinForm, OrderForm, PostEditForm, PostForm, ReasonForm
 from .models import Game, Phase, Post
 from .services import ServiceError
@@ -101,10 +102,7 @@ def game_detail(request, pk: int):
         "current_order": my_orders[-1] if my_orders else None,
         "order_form": (module.order_form or OrderForm)(),
         "join_form": JoinForm(),
-        "extend_form": ExtendForm(),
-        "reason_form": ReasonForm(),
-        "audit": visibility.audit_entries(viewer)[:50],
-        "all_orders": visibility.orders(viewer, phase) if viewer.is_master and phase else [],
+        "console": console_context(game=game, viewer=viewer, phase=phase),
         "now": timezone.now(),
         "module_template": module.template_name,
         "module_context": module.page_context(game=game, viewer=viewer),

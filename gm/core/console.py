@@ -1,0 +1,23 @@
+"""The master's console on the game page: what ``gm/_console.html`` shows the master (and nobody else).
+
+Read-only selectors over ``gm.core.visibility``; every intervention it offers is a service in
+``gm.core.services`` called by a view in ``gm.core.views``.
+"""
+from __future__ import annotations
+
+from . import visibility
+from .forms import ExtendForm, ReasonForm
+from .models import Game, Phase
+
+
+def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | None) -> dict:
+    """The console's context for ``viewer`` (empty unless he is the game's master): the intervention forms, the
+    open phase's orders (every version) and the audit log (newest first, 50 entries)."""
+    if not viewer.is_master:
+        return {}
+    return {
+        "extend_form": ExtendForm(),
+        "reason_form": ReasonForm(),
+        "audit": visibility.audit_entries(viewer)[:50],
+        "all_orders": visibility.orders(viewer, phase) if phase else [],
+    }
