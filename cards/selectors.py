@@ -7,12 +7,16 @@ publish (FM-5.1).
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from django.utils import translation
+from django.utils.translation import gettext
 
 from gm.core import visibility
 from gm.core.models import Seat
 
 from .containers import Containers
+from .deckrules import COLOUR_NAMES
 from .domain import Collection
 
 
@@ -24,6 +28,7 @@ def _card(instance: dict, collection: Collection) -> dict:
         "name": kind.name(language) if kind else instance["kind"],
         "text": kind.text(language) if kind else "",
         "colour": kind.colour if kind else "",
+        "colour_name": gettext(COLOUR_NAMES[kind.colour]) if kind and kind.colour in COLOUR_NAMES else "",
         "price": kind.price if kind else 0,
         "timing": kind.timing if kind else "",
     }
@@ -46,6 +51,10 @@ def seat_cards(viewer: visibility.Viewer, seat: Seat, collection: Collection) ->
         sleeve_count=len(containers.sleeve),
         deck_list=seat.data.get("deck_list"),
     )
+    # The deck as built (FM-4.5), by name with counts — its composition, never its order (FM-4.6).
+    built = Counter(e.get("kind") for e in seat.data.get("deck_list") or [] if isinstance(e, dict))
+    view["deck_built"] = sorted(((_card({"kind": k}, collection)["name"], n) for k, n in built.items()))
+    view["deck_built_count"] = sum(built.values())
     if viewer.sees_everything:
         view["deck"] = [_card(c.to_dict(), collection) for c in containers.deck]
     return view

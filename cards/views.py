@@ -172,7 +172,9 @@ def my_cards(request, pk: int):
     else:
         raise Http404(_("You have no seat in this game."))
     template = "cards/_hand_panel.html" if request.htmx else "cards/my_cards.html"
-    return render(request, template, {"game": game, "views": views, "viewer": viewer})
+    # A move made from the game page's panel comes back as that panel (its heading, its "next" field).
+    embedded = request.method == "POST" and request.POST.get("next") == "game"
+    return render(request, template, {"game": game, "views": views, "viewer": viewer, "embedded": embedded})
 
 
 @require_POST
@@ -204,6 +206,10 @@ def hand_move(request, pk: int):
 
 
 def _back(request, game):
+    """After a Hand move: the panel again (htmx), else the page the move was made on (``next=game``: the game
+    page's cards panel; otherwise the cards page)."""
     if request.htmx:
         return my_cards(request, game.pk)
+    if request.POST.get("next") == "game":
+        return HttpResponseRedirect(game.get_absolute_url() + "#hand-panel")
     return HttpResponseRedirect(reverse("cards:my_cards", args=[game.pk]))

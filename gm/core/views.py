@@ -98,6 +98,7 @@ def game_detail(request, pk: int):
         "state": visibility.game_state(viewer),
         "log": [(e, e.text()) for e in visibility.log_entries(viewer).order_by("-created_at", "-id")[:200]],
         "thread": thread_context(request, game, viewer),
+        "private_messages": visibility.thread_items(viewer, visibility.private_message_posts(viewer)),
         "my_orders": my_orders,
         "current_order": my_orders[-1] if my_orders else None,
         "order_form": (module.order_form or OrderForm)(),

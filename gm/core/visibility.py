@@ -141,6 +141,17 @@ def posts(viewer: Viewer) -> QuerySet[Post]:
     return Post.objects.filter(game=viewer.game).select_related("author__profile", "seat", "phase")
 
 
+def private_message_posts(viewer: Viewer, *, limit: int = 20) -> list[Post]:
+    """The posts of the thread that carry a private message (FM-9.2) sent to or by ``viewer``'s own seat, newest
+    first, at most ``limit`` — for the player's dashboard. Render them with :func:`thread_items`, which decides
+    what of each private part the viewer may read (a sender does not read his own message back). Empty for a viewer
+    without a seat (the master reads every private message in the thread itself)."""
+    if viewer.seat is None:
+        return []
+    mine = Q(private__recipient=viewer.seat) | Q(seat=viewer.seat, private__isnull=False)
+    return list(posts(viewer).filter(mine).order_by("-created_at", "-id")[:limit])
+
+
 def may_read_private(viewer: Viewer, private: PostPrivate) -> bool:
     """FM-9.2: a private message's text is for its recipient's player and the master (and everyone once the game
     is over). Not for its sender: the site delivers it as the master would relay it."""

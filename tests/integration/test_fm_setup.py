@@ -761,9 +761,10 @@ SEES = {
     ("master", "build", "api_log"): "R", ("master", "build", "api_cards"): "C",
     ("master", "night", "game_page"): "RC", ("master", "night", "api_seats"): "RC",
     ("master", "night", "api_log"): "RC", ("master", "night", "api_cards"): "C",
-    ("master", "night", "cards_page"): "C",
+    ("master", "night", "cards_page"): "C", ("master", "build", "cards_page"): "C",
     ("owner", "build", "game_page"): "RC", ("owner", "build", "api_seats"): "RC", ("owner", "build", "api_log"): "R",
     ("owner", "build", "api_cards"): "C", ("owner", "build", "deck_page"): "C", ("owner", "build", "api_deck"): "RC",
+    ("owner", "build", "cards_page"): "C",
     ("owner", "night", "game_page"): "RC", ("owner", "night", "api_seats"): "RC", ("owner", "night", "api_log"): "RC",
     ("owner", "night", "api_cards"): "C", ("owner", "night", "cards_page"): "C", ("owner", "night", "deck_page"): "C",
     ("owner", "night", "api_deck"): "RC",
@@ -809,6 +810,9 @@ def _viewer_user(viewer: str, target: str, by_role: dict, master, spectator):
 
 
 def _seen(channel: str, text: str, target: str) -> str:
+    # The viewer's own role card summarises the rules (FM-10: "…the traitor and the maniac are dead…"): static
+    # text, not anyone's secret, so it is no evidence that a seat's role leaked.
+    text = re.sub(r'<p class="role-text">.*?</p>', "", text, flags=re.S)
     if channel == "api_game":
         # The master's fixed composition is shown only to him (test_fixed_composition_is_shown_only_to_the_master).
         game = json.loads(text)

@@ -261,7 +261,10 @@ def test_FM_9_1_quoting_a_post_with_a_private_message_never_copies_its_text(tabl
         item = visibility.thread_items(visibility.viewer_for(table.users[who], table.game), [post])[0]
         assert SECRET not in item["quote"] and item["quote"] == '[quote="Boris"]Public part.[/quote]\n'
     page = table.page("Dmitri", f"?quote={post.pk}")
-    assert "Public part.[/quote]" in page and page.count(SECRET) == 1  # only in the private block shown to him
+    # Only in the private blocks shown to him: the thread's post and his dashboard's list of private messages.
+    thread = page[page.index('id="thread"'):]
+    assert "Public part.[/quote]" in thread and thread.count(SECRET) == 1
+    assert page.count(SECRET) == 2 and 'id="messages"' in page
 
 
 # -- comment field -------------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
 from . import engine, setup_services
+from .role_texts import CUSTOM_ROLE_TEXT, PUBLIC_ROLE_TEXTS, SECRET_ROLE_TEXTS
 from .roles import FACTION_NAMES
 from .setup_services import LUCKY_REDEALS
 
@@ -48,13 +49,23 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     night_1 = is_open and phase.kind == engine.NIGHT and phase.number == 1
     name = card_namer(collection_for_game(game))
     colours = data.get("joker_colours") if role == "joker" else SECRET_ROLE_COLOURS.get(role, ())
+    public = data.get("public_role")
     context: dict = {
         "seat": seat,
         "secret_role": secret_role_name(role),
+        "secret_text": _(SECRET_ROLE_TEXTS[role]) if role in SECRET_ROLE_TEXTS else "",
         "faction": _(FACTION_NAMES.get(data.get("faction"), "")) if data.get("faction") else "",
-        "public_role": public_role_name(data.get("public_role")),
+        "public_role": public_role_name(public),
+        "public_text": _(CUSTOM_ROLE_TEXT) if isinstance(public, dict)
+        else _(PUBLIC_ROLE_TEXTS[public]) if public in PUBLIC_ROLE_TEXTS else "",
         "colours": [_(COLOUR_NAMES[c]) for c in colours or ()],
+        "role_abilities": role_abilities(game=game, seat=seat, phase=phase),
+        "alive": seat.alive,
     }
+    if game.game_module.uses_cards and (data.get("cards") or data.get("deck_list")):
+        from cards.selectors import seat_cards
+
+        context["cards"] = [seat_cards(viewer, seat, collection_for_game(game))]  # the hand panel takes a list
     if role == "joker" and building:
         chosen = set(data.get("joker_colours") or ())
         context["joker"] = {"choices": [{"slug": c, "name": _(COLOUR_NAMES[c]), "checked": c in chosen}
@@ -83,6 +94,31 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     context["rooms"] = rooms
     context["veche"] = veche
     return context
+
+
+def role_abilities(*, game: Game, seat, phase: Phase | None) -> list[dict]:
+    """The abilities of ``seat``'s roles for his role card (FM-3, FM-8), each ``{"role", "label", "uses",
+    "instant"}``: the role that gives it, what it does (translated), how many uses are left in its period
+    (translated text; "any number of times" when unlimited). Counted against the open phase, else the last one.
+    Empty for a seat without abilities (most public roles act through cards or passively)."""
+    from gm.core.engine import PhaseInfo
+    from gm.core.services import seat_info
+
+    from . import abilities
+    from .module import ability_name
+    from .order_views import uses_text
+
+    phase = phase or game.phases.order_by("-ordinal").first()
+    if phase is None:
+        return []
+    seats = [seat_info(s) for s in game.seats.order_by("position")]
+    own = next((s for s in seats if s.id == seat.pk), None)
+    if own is None:
+        return []
+    info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+    options = abilities.ability_options(state=game.state, phase=info, seat=own, seats=seats)
+    return [{"role": ability_name(o["ability"]), "label": _(o["label"]), "uses": uses_text(o),
+             "instant": o["instant"]} for o in options]
 
 
 def _game(request, pk: int) -> Game:
