@@ -77,7 +77,9 @@ def game_create(request):
             return HttpResponseRedirect(game.get_absolute_url())
     status = 400 if request.method == "POST" else 200
     if not services.can_host(request.user):
-        form.add_error(None, _("You may not host games. Ask an administrator for the “can host games” permission."))
+        # A message, not a form error: an unbound form (a GET) has no cleaned_data to attach one to.
+        messages.error(request, _("You may not host games. Ask an administrator for the “can host games” "
+                                  "permission."))
     return render(request, "gm/game_create.html", {"form": form}, status=status)
 
 
