@@ -442,7 +442,7 @@ def test_ON_7_to_ON_12_resolve_day_reveals_and_ends():
     kinds = [ev.kind for ev in evs]
     assert kinds == ["onuw.votes", "onuw.died", "onuw.final_cards", "onuw.winners"]
     assert all(ev.to == "public" for ev in evs)
-    assert evs[1].data == {"seat": 2, "card": "werewolf", "as": "werewolf", "votes": 2}
+    assert evs[1].data == {"seat": 2, "card": "werewolf", "as": "werewolf", "count": 2}
 
 
 # -- ON-13 night is reproducible ------------------------------------------------------------------------------------------

@@ -478,7 +478,7 @@ def resolve_day(state: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]
         if sid in shot_victims:
             events.append(Ev("onuw.hunter_shot", {**data, "hunter": int(shot_victims[sid])}))
         else:
-            events.append(Ev("onuw.died", {**data, "votes": counts[sid]}))
+            events.append(Ev("onuw.died", {**data, "count": counts[sid]}))
     teams, winners = victory(final, dead)
     events.append(Ev("onuw.final_cards", {
         "seats": [{"seat": int(s), "dealt": state["dealt"][s], "card": state["cards"][s], "as": final[s]}

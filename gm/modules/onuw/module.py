@@ -75,7 +75,7 @@ MESSAGES = {
     "onuw.night_over": _("The night is over. Discuss, then vote."),
     "onuw.votes": _("Votes: %(votes)s."),
     "onuw.nobody_died": _("No player has more than one vote: nobody dies."),
-    "onuw.died": _("%(name)s dies with %(votes)s votes and reveals %(card)s."),
+    "onuw.died": _("%(name)s dies with %(count)s votes and reveals %(card)s."),
     "onuw.hunter_shot": _("%(hunter_name)s was the hunter: %(name)s dies too and reveals %(card)s."),
     "onuw.final_cards": _("Every card: %(table)s; center: %(center)s."),
     "onuw.winners": _("Winners: %(teams)s (%(names)s)."),
@@ -104,7 +104,9 @@ def _card_text(card: str, as_role: str | None = None) -> str:
 
 class OnuwModule(GameModule):
     """One Night Ultimate Werewolf (ON-1–ON-16). Options: ``roles`` (the master's multiset of cards, ON-2; empty:
-    the recommended set), ``lone_wolf`` (ON-4.2, default on), ``series`` (a tournament series slug, ON-16)."""
+    the recommended set), ``deal`` (instead of ``roles``: a fixed deal, one card per seat in ring order then the three
+    center cards — for scenarios and replays), ``lone_wolf`` (ON-4.2, default on), ``series`` (a tournament series
+    name, ON-16)."""
 
     slug = "onuw"
     name = _("One Night Ultimate Werewolf")
@@ -121,7 +123,7 @@ class OnuwModule(GameModule):
     # -- options and setup (ON-1–ON-3, ON-16) ------------------------------------------------------------
     def validate_options(self, options):
         errors = []
-        for key in sorted(set(options) - {"roles", "lone_wolf", "series"}):
+        for key in sorted(set(options) - {"roles", "deal", "lone_wolf", "series"}):
             errors.append(RuleError(_("Unknown option “%(key)s”."), field=key, params={"key": key}))
         roles = options.get("roles") or []
         if isinstance(roles, str):
@@ -134,6 +136,18 @@ class OnuwModule(GameModule):
                 engine.check_roles(roles)
             except engine.OnuwError as exc:
                 errors += _errors(exc).errors
+        deal = options.get("deal") or []
+        if not isinstance(deal, list) or not all(isinstance(r, str) for r in deal):
+            errors.append(RuleError(_("Give the deal as a list of role slugs."), field="deal", rule="ON-3"))
+            deal = []
+        elif deal:
+            try:
+                engine.check_roles(deal)
+            except engine.OnuwError as exc:
+                errors += [RuleError(err.message, field="deal", rule=err.rule, params=err.params)
+                           for err in _errors(exc).errors]
+            if roles:
+                errors.append(RuleError(_("Give either the roles or a fixed deal, not both."), field="deal"))
         lone_wolf = options.get("lone_wolf", True)
         if not isinstance(lone_wolf, bool):
             errors.append(RuleError(_("The lone wolf option is true or false."), field="lone_wolf", rule="ON-4.2"))
@@ -146,6 +160,8 @@ class OnuwModule(GameModule):
         clean: dict[str, Any] = {"lone_wolf": lone_wolf}
         if roles:
             clean["roles"] = sorted(roles)
+        if deal:
+            clean["deal"] = list(deal)
         if series.strip():
             clean["series"] = series.strip()
         return clean
@@ -173,13 +189,18 @@ class OnuwModule(GameModule):
         return clean
 
     def setup(self, *, seats, options, rng):
+        fixed = list(options.get("deal") or [])
         try:
-            roles = list(options.get("roles") or engine.recommended_roles(len(seats)))
+            roles = fixed or list(options.get("roles") or engine.recommended_roles(len(seats)))
             warnings = engine.check_roles(roles, len(seats))
         except engine.OnuwError as exc:
             raise _errors(exc) from None
         ordered = sorted(seats, key=lambda s: s.position)
-        cards, center = engine.deal([s.id for s in ordered], roles, rng)
+        if fixed:  # the master fixed the deal (seats in ring order, then the center): scenarios, replays
+            cards = {str(s.id): fixed[i] for i, s in enumerate(ordered)}
+            center = fixed[len(ordered):]
+        else:
+            cards, center = engine.deal([s.id for s in ordered], roles, rng)
         state = engine.initial_state(cards, center, lone_wolf=options.get("lone_wolf", True))
         names = {str(s.id): s.name for s in seats}
         events = [Event("onuw.roles_in_play", {"roles": state["roles"]})]
@@ -258,7 +279,8 @@ class OnuwModule(GameModule):
         return {k: v for k, v in data.items() if k in ("card", "copy")}
 
     def public_options(self, options):
-        return {k: v for k, v in options.items() if k != "roles"}
+        # The multiset is public through the log (ON-3); a fixed deal is not.
+        return {k: v for k, v in options.items() if k not in ("roles", "deal")}
 
     def page_context(self, *, game, viewer):
         from .views import page_context
