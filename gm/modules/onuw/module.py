@@ -309,7 +309,7 @@ class OnuwModule(GameModule):
             params["card"] = _card_text(data["card"], data.get("as"))
         if "as" in data:
             params["as"] = role_name(data["as"])
-        if data.get("center") in CENTER_NAMES:
+        if isinstance(data.get("center"), str) and data["center"] in CENTER_NAMES:
             params["center"] = str(CENTER_NAMES[data["center"]])
         if kind == "onuw.roles_in_play":
             params["roles"] = ", ".join(role_name(r) for r in data["roles"])
