@@ -120,7 +120,7 @@ def test_ON_4_10_and_ON_14_players_with_nothing_to_do_are_told_so(master, player
     assert "The other masons: Alice." in html
 
 
-def test_ON_6_vote_form_and_public_votes(master, players):
+def test_ON_6_and_ON_15_vote_form_and_public_votes(master, players):
     game = start(master, players)
     resolve(game)  # nobody acts at night
     ids = {name: seat(game, name).pk for name in NAMES}

@@ -25,6 +25,7 @@ from tests.helpers import client_for
 from .test_worker import (  # noqa: F401  (fixtures: the worker subprocesses on this session's queue)
     _forget_session_queue,
     _needs_postgres_and_redis,
+    assert_clean_log,
     celery_procs,
     make_due,
     session_queue,
@@ -53,7 +54,7 @@ def next_open(game, kind: str, timeout: float = 40) -> Phase:
                       timeout=timeout, message=f"{kind} phase to open")
 
 
-def test_full_game_over_http_with_a_real_worker(celery_procs, master, players):
+def test_full_game_over_http_with_a_real_worker(celery_procs, master, players):  # noqa: F811
     worker = celery_procs.worker()
     beat = celery_procs.beat()
     celery_procs.wait_ready(worker)
@@ -147,4 +148,5 @@ def test_full_game_over_http_with_a_real_worker(celery_procs, master, players):
         for line in learned[name]:
             assert line in public
     assert LogEntry.objects.filter(game=game, kind="core.game_finished").count() == 1
+    assert_clean_log(worker, beat)
 

@@ -113,7 +113,7 @@ def test_ON_3_roles_in_play_public_and_doppelganger_step_only_with_doppelganger(
     assert make(["seer", "werewolf", "robber"], ["doppelganger", "werewolf", "villager"])["stage"] == "doppelganger"
 
 
-# -- ON-4 the night -----------------------------------------------------------------------------------------------------
+# -- ON-4 the night ----------------------------------------------------------------------------------------------------
 
 
 def test_ON_4_2_werewolves_see_each_other():
@@ -390,7 +390,7 @@ def test_ON_8_hunter_chains():
     assert dead == ["1", "2", "3"] and shots == [("1", "2"), ("2", "3")]
 
 
-# -- ON-9 – ON-12 victory ------------------------------------------------------------------------------------------------
+# -- ON-9 – ON-12 victory ----------------------------------------------------------------------------------------------
 
 
 def test_ON_9_village_wins_when_a_werewolf_dies_even_with_villagers():
@@ -445,7 +445,7 @@ def test_ON_7_to_ON_12_resolve_day_reveals_and_ends():
     assert evs[1].data == {"seat": 2, "card": "werewolf", "as": "werewolf", "count": 2}
 
 
-# -- ON-13 night is reproducible ------------------------------------------------------------------------------------------
+# -- ON-13 night is reproducible ---------------------------------------------------------------------------------------
 
 
 def test_ON_13_night_resolution_is_reproducible_from_the_seed():
@@ -454,7 +454,7 @@ def test_ON_13_night_resolution_is_reproducible_from_the_seed():
     assert len(runs) == 1
 
 
-# -- ON-16 ----------------------------------------------------------------------------------------------------------------
+# -- ON-16 -------------------------------------------------------------------------------------------------------------
 
 
 def test_ON_16_first_to_five_tokens_wins_the_series():
