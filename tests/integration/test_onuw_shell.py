@@ -216,3 +216,26 @@ def test_ON_13_night_results_are_per_seat_log_entries(master, players):
     entry = LogEntry.objects.get(game=game, kind="onuw.seer_saw")
     assert entry.visibility == "seat" and entry.seat_id == ids["Alice"]
     assert LogEntry.objects.get(game=game, kind="onuw.trace_seer").visibility == "master"
+
+
+def test_ON_13_every_phase_replays_identically_from_its_snapshot_orders_and_seed(master, players):
+    """The drunk's random card comes from the phase's seed, so ``gm_replay`` gives the same result (exactly once,
+    reproducible)."""
+    from gm.core.replay import replay_phase
+
+    deal = ["drunk", "werewolf", "doppelganger", "troublemaker", "villager", "seer", "villager"]
+    game = start(master, players, deal=deal)
+    ids = {name: seat(game, name).pk for name in NAMES}
+    post_order(players[2], game, {"copy": ids["Dima"]})
+    resolve(game)
+    post_order(players[2], game, {"swap": [ids["Alice"], ids["Boris"]]})  # doppelganger-troublemaker
+    resolve(game)  # the drunk gave no order: a random center card
+    assert LogEntry.objects.filter(game=game, kind="onuw.trace_drunk_random").count() == 1
+    post_order(players[0], game, {"vote": ids["Boris"]})
+    post_order(players[1], game, {"vote": ids["Alice"]})
+    post_order(players[3], game, {"vote": ids["Alice"]})
+    resolve(game)
+    assert game.is_over
+    for phase in game.phases.all():
+        report = replay_phase(phase.pk)
+        assert report.identical, (phase.kind, report)
