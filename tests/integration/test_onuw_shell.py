@@ -239,3 +239,14 @@ def test_ON_13_every_phase_replays_identically_from_its_snapshot_orders_and_seed
     for phase in game.phases.all():
         report = replay_phase(phase.pk)
         assert report.identical, (phase.kind, report)
+
+
+def test_ON_2_warnings_reach_the_master_only_and_pages_render_in_russian(master, players, spectator):
+    deal = ["mason", "werewolf", "werewolf", "werewolf", "tanner", "tanner", "insomniac"]
+    game = start(master, players, deal=deal)
+    warnings = LogEntry.objects.filter(game=game, kind="onuw.warning")
+    assert {e.visibility for e in warnings} == {"master"} and warnings.count() == 4
+    assert "3 × Werewolf: the box holds only 2." in page(master, game)
+    assert "Set-up warning" not in page(spectator, game)
+    for user in (master, players[0], spectator, None):
+        assert client_for(user, language="ru").get(game.get_absolute_url()).status_code == 200
