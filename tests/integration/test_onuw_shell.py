@@ -250,3 +250,18 @@ def test_ON_2_warnings_reach_the_master_only_and_pages_render_in_russian(master,
     assert "Set-up warning" not in page(spectator, game)
     for user in (master, players[0], spectator, None):
         assert client_for(user, language="ru").get(game.get_absolute_url()).status_code == 200
+
+
+def test_ON_1_start_refused_when_the_cards_do_not_fit_the_players(master, players):
+    game = services.game_create(master=master, module="onuw", title="ONUW", rng_seed=1,
+                                options={"roles": ["werewolf", "werewolf", "seer", "robber", "troublemaker",
+                                                   "villager"]})
+    services.game_open_signup(game=game, actor=master)
+    for user, name in zip(players, NAMES, strict=True):
+        services.seat_join(game=game, user=user, display_name=name)
+    with pytest.raises(services.ServiceError, match=r"4 players need exactly 7 cards \(players \+ 3\), not 6"):
+        services.game_start(game=game, actor=master)
+    game.refresh_from_db()
+    assert game.status == Game.Status.SIGNUP and not game.phases.exists()
+    with pytest.raises(services.ServiceError, match="Unknown role"):
+        services.game_create(master=master, module="onuw", title="x", options={"roles": ["vampire"]})
