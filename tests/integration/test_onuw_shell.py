@@ -161,6 +161,7 @@ def test_ON_3_secrets_reach_only_their_player_for_every_viewer_kind(master, play
         assert ("Deal: Alice: Seer" in text) == (kind == "master"), kind
         assert (alice_secret in text) == (kind in ("master", "owner")), kind
         assert (clara_secret in text) == (kind == "master"), kind
+        assert ("The table (only you, the master, see this)" in html) == (kind == "master"), kind
     # an owner never sees his final card: Clara's own data is her dealt card only (ON-5)
     clara = visibility.viewer_for(players[2], game)
     assert visibility.seat_projection(clara, seat(game, "Clara"))["private"] == {"card": "robber"}

@@ -168,7 +168,7 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
             ctx["form"] = ChoiceForm(choice=choice, seats=_seat_order(game), own=str(viewer.seat.pk),
                                      initial_payload=current.payload if current else None)
             ctx["current_order"] = current.payload if current and current.payload else None
-    if game.is_over and state.get("cards"):
+    if state.get("cards"):  # only in the full state: the master's, and everyone's after the game
         names = dict(_seat_order(game))
         ctx["final"] = [(names.get(sid, sid), role_name(state["dealt"][sid]),
                          role_name(engine.effective(card, state))) for sid, card in state["cards"].items()]
