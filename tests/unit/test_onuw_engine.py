@@ -351,6 +351,16 @@ def test_ON_14_doppelganger_step_refuses_others_and_self_copy():
     new, evs = e.resolve_doppelganger(state, {}, order_of(state))
     assert new["copy"] is None and e.team(e.effective("doppelganger", new)) == "village"
     assert "onuw.copied_nothing" in [ev.kind for ev in evs]
+    with pytest.raises(e.OnuwError, match="copied nobody"):
+        e.validate_night(new, "1", {"look": [2]}, order_of(new))
+
+
+@pytest.mark.parametrize(("role", "rule"), [("minion", "ON-4.3"), ("mason", "ON-4.4"), ("insomniac", "ON-4.9")])
+def test_ON_4_looking_roles_have_nothing_to_choose(role, rule):
+    state = make([role, "werewolf", "robber"], ["villager", "seer", "troublemaker"])
+    with pytest.raises(e.OnuwError, match="only looks") as err:
+        e.validate_night(state, "1", {"look": [2]}, order_of(state))
+    assert err.value.rule == rule
 
 
 # -- ON-6, ON-7, ON-8 the day ------------------------------------------------------------------------------------------

@@ -223,8 +223,11 @@ def validate_night(state: Mapping[str, Any], sid: str, payload: Mapping[str, Any
         if role == "werewolf":
             raise _fail("", _("You are not the only werewolf among the players: werewolves only see each other."),
                         "ON-4.2")
-        if role in ("minion", "mason", "insomniac"):
-            raise _fail("", _("Your role only looks; there is nothing to choose."), "ON-4.3")
+        looking = {"minion": "ON-4.3", "mason": "ON-4.4", "insomniac": "ON-4.9"}
+        if role in looking:
+            raise _fail("", _("Your role only looks; there is nothing to choose."), looking[role])
+        if role == "doppelganger":
+            raise _fail("", _("You copied nobody, so you have nothing to do tonight."), "ON-4.1")
         raise _fail("", _("Your card does not wake at night."), "ON-4.10")
     if choice == "lone_wolf":
         _only(payload, ["look"], "ON-4.2")
