@@ -122,12 +122,23 @@ def test_ON_4_10_and_ON_14_players_with_nothing_to_do_are_told_so(master, player
 
 def test_ON_6_and_ON_15_vote_form_and_public_votes(master, players):
     game = start(master, players)
-    resolve(game)  # nobody acts at night
+    post_order(players[0], game, {"look": "center1+center2"})
+    resolve(game)
     ids = {name: seat(game, name).pk for name in NAMES}
     assert radio_values(page(players[0], game), "vote") == {str(ids[n]) for n in NAMES[1:]}
     assert any("not yourself" in m for m in post_order(players[0], game, {"vote": ids["Alice"]}))
     post_order(players[0], game, {"vote": ids["Boris"]})
     assert "Alice → Boris" in page(None, game)  # ON-15: votes are public while they can change
+    day = open_phase(game)
+    for user in (None, players[1]):  # through the one visibility layer, so the API shows them too
+        viewer = visibility.viewer_for(user, game)
+        assert [o.payload for o in visibility.orders(viewer, day)] == [{"vote": ids["Boris"]}]
+    status, body = api(client_for(players[1]), "get", f"/api/games/{game.pk}/orders/")
+    rows = body["results"] if isinstance(body, dict) and "results" in body else body
+    assert status == 200 and [r["payload"] for r in rows] == [{"vote": ids["Boris"]}], body
+    night = game.phases.get(kind="night")
+    assert Order.objects.filter(phase=night).count() == 1
+    assert not visibility.orders(visibility.viewer_for(players[1], game), night).exists()  # night orders stay secret
 
 
 def viewers(game, master, players, spectator):

@@ -118,6 +118,7 @@ class OnuwModule(GameModule):
     messages = MESSAGES
     template_name = "onuw/game.html"
     own_order_form = True
+    public_order_kinds = ("day",)  # ON-15: votes are public and changeable until the deadline
     scenario_runner = "gm.modules.onuw.scenario.run"
 
     # -- options and setup (ON-1–ON-3, ON-16) ------------------------------------------------------------

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from gm.core import services, visibility
-from gm.core.models import Game, Order, Phase
+from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
 from . import engine
@@ -108,14 +108,15 @@ def payload_from_post(data) -> dict:
     return payload
 
 
-def public_votes(game: Game, phase: Phase | None) -> list[tuple[str, str]]:
-    """The current day votes, public by the rules (ON-15: votes are public and changeable until the deadline):
-    ``(voter name, voted name)`` for each seat's latest vote."""
+def public_votes(viewer: visibility.Viewer, phase: Phase | None) -> list[tuple[str, str]]:
+    """The current day votes, public by the rules (ON-15: votes are public and changeable until the deadline; the
+    module declares day orders public, so the visibility layer hands them to every viewer): ``(voter name, voted
+    name)`` for each seat's latest vote."""
     if phase is None or phase.kind != "day":
         return []
-    names = dict(_seat_order(game))
+    names = dict(_seat_order(viewer.game))
     latest: dict[int, Any] = {}
-    for seat_id, payload in Order.objects.filter(phase=phase).order_by("seat_id", "version").values_list(
+    for seat_id, payload in visibility.orders(viewer, phase).order_by("seat_id", "version").values_list(
             "seat_id", "payload"):
         latest[seat_id] = payload
     return [(names[str(s)], names.get(str(p["vote"]), "?")) for s, p in latest.items() if p and p.get("vote")]
@@ -152,7 +153,7 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     state = visibility.game_state(viewer)
     ctx: dict[str, Any] = {
         "roles": [role_name(r) for r in state.get("roles", [])],
-        "votes": public_votes(game, phase),
+        "votes": public_votes(viewer, phase),
         "series": series_context(game),
     }
     if viewer.seat is not None and game.status in (Game.Status.RUNNING, Game.Status.FINISHED):
