@@ -318,6 +318,11 @@ class GameModule:
         label = self.phase_kinds.get(kind)
         return str(label) % {"number": number} if label else f"{kind} {number}"
 
+    def winner_label(self, slug: str) -> str:
+        """The name of a winner (a faction or team slug of :class:`Outcome` ``winners``) in the active language,
+        for the game's result and its log line. Default: the slug itself."""
+        return slug
+
     def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
         """An event's text in the active language; unknown keys render as the key itself."""
         template = self.messages.get(kind)

@@ -42,6 +42,8 @@ def render(kind: str, data: Mapping[str, Any], module_slug: str) -> str:
                 params["label"] = data["phase_kind"]
         if isinstance(data.get("deadline"), str):
             params["deadline"] = _local_time(data["deadline"])
+        if kind == "core.game_finished" and isinstance(data.get("winners"), list):
+            params["winners"] = winners_text(data["winners"], module_slug)
         try:
             return str(template) % params
         except (KeyError, TypeError, ValueError):
@@ -50,6 +52,18 @@ def render(kind: str, data: Mapping[str, Any], module_slug: str) -> str:
         return registry.get(module_slug).render_event(kind, data)
     except registry.UnknownModule:
         return kind
+
+
+def winners_text(winners: list[str], module_slug: str) -> str:
+    """The winners (faction or team slugs of the game's outcome) named in the active language by their module,
+    comma-separated; "nobody" for none."""
+    if not winners:
+        return str(_("nobody"))
+    try:
+        module = registry.get(module_slug)
+    except registry.UnknownModule:
+        return ", ".join(winners)
+    return ", ".join(module.winner_label(w) for w in winners)
 
 
 def _stringify(value: Any) -> Any:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from . import messages as core_messages
 from . import services, visibility
 from .console import console_context
 from .forms import ExtendForm, GameCreateForm, JoinForm, OrderForm, PostEditForm, PostForm, ReasonForm
@@ -110,6 +111,7 @@ def game_detail(request, pk: int):
         "module_template": module.template_name,
         "module_context": module.page_context(game=game, viewer=viewer),
         "signup_url": reverse(module.signup_view, args=[game.pk]) if module.signup_view else "",
+        "winners": core_messages.winners_text((game.outcome or {}).get("winners", []), game.module),
     }
     return render(request, "gm/game_detail.html", context)
 

@@ -462,6 +462,13 @@ class ForumMafiaModule(GameModule):
         return panel_context(game=game, viewer=viewer)
 
     # -- rendering ------------------------------------------------------------------------------------------
+    def winner_label(self, slug: str) -> str:
+        """A winner of FM-10 (``law``, ``mafia``, ``maniac``, ``avenger``, or a role winning on his own: ``hero``,
+        ``joker``) in the active language."""
+        if slug in WINNER_NAMES:
+            return str(WINNER_NAMES[slug])
+        return secret_role_name(slug) if slug in SECRET_ROLES else slug
+
     def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
         if kind.startswith(("fm.t_", "fm.recon", "fm.")) and kind in RESOLUTION_MESSAGES:
             return render_resolution_event(kind, data)

@@ -289,6 +289,10 @@ class OnuwModule(GameModule):
         return page_context(game=game, viewer=viewer)
 
     # -- rendering ------------------------------------------------------------------------------------------
+    def winner_label(self, slug: str) -> str:
+        """A winning team of ON-7 (``village``, ``werewolf``, ``tanner``) in the active language."""
+        return str(TEAM_NAMES.get(slug, slug))
+
     def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
         names = data.get("names", {})
 
