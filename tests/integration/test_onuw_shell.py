@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from gm.core import services, visibility
 from gm.core.models import Game, LogEntry, Order, Phase, Seat
@@ -271,9 +272,10 @@ def test_ON_1_start_refused_when_the_cards_do_not_fit_the_players(master, player
     services.game_open_signup(game=game, actor=master)
     for user, name in zip(players, NAMES, strict=True):
         services.seat_join(game=game, user=user, display_name=name)
-    with pytest.raises(services.ServiceError, match=r"4 players need exactly 7 cards \(players \+ 3\), not 6"):
+    with translation.override("en"), pytest.raises(
+            services.ServiceError, match=r"4 players need exactly 7 cards \(players \+ 3\), not 6"):
         services.game_start(game=game, actor=master)
     game.refresh_from_db()
     assert game.status == Game.Status.SIGNUP and not game.phases.exists()
-    with pytest.raises(services.ServiceError, match="Unknown role"):
+    with translation.override("en"), pytest.raises(services.ServiceError, match="Unknown role"):
         services.game_create(master=master, module="onuw", title="x", options={"roles": ["vampire"]})

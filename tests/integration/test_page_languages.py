@@ -1,5 +1,6 @@
 """Every page in both languages (issue 8 item 6): a forum Mafia game at each stage — signup, deck building, night,
-day, finished — seen by every viewer kind, page by page, in Russian and in English. All test data is Latin
+day, finished — and a One Night Ultimate Werewolf game at each stage — the doppelganger step, night, day, finished —
+seen by every viewer kind, page by page, in Russian and in English. All test data is Latin
 (user names, characters, titles, custom roles), so whatever Cyrillic an English page shows, or whatever English
 sentence a Russian page shows, is an untranslated string of ours:
 
@@ -164,6 +165,70 @@ def test_every_page_in_both_languages_at_every_stage(world):
     problems += _check_all(world, "day")
     services.game_abort(game=world["game"], actor=world["master"], reason="stop")
     problems += _check_all(world, "finished")
+    assert not problems, "untranslated strings:\n" + "\n".join(sorted(set(problems))[:80])
+
+
+@pytest.fixture
+def onuw_world(master, players, spectator):
+    """An ONUW table of four (a doppelganger, a werewolf, a seer, a troublemaker; the robber, a villager and the
+    drunk in the center), part of a tournament series, in its doppelganger step."""
+    names = ["Alice", "Boris", "Clara", "Dima"]
+    deal = ["doppelganger", "werewolf", "seer", "troublemaker", "robber", "villager", "drunk"]
+    game = services.game_create(master=master, module="onuw", title="Moonrise",
+                                options={"deal": deal, "series": "Cup"}, rng_seed=5)
+    services.game_open_signup(game=game, actor=master)
+    for user, name in zip(players, names, strict=True):
+        services.seat_join(game=game, user=user, display_name=name)
+    services.game_start(game=game, actor=master)
+    game.refresh_from_db()
+    seats = {s.display_name: s.pk for s in game.seats.all()}
+    return {"game": game, "seats": seats, "users": players, "master": master, "spectator": spectator}
+
+
+def _onuw_order(world, player: int, payload) -> None:
+    game = world["game"]
+    phase = game.phases.get(status=Phase.Status.OPEN)
+    services.order_submit(phase=phase, user=world["users"][player], payload=payload)
+
+
+def _onuw_check(world, stage: str) -> list[str]:
+    """The ONUW game's page and the lobby that lists it, for a player (and one with nothing to do), the master,
+    a spectator and an anonymous visitor."""
+    game = world["game"]
+    viewers = {"player": world["users"][0], "other": world["users"][1], "master": world["master"],
+               "spectator": world["spectator"], "anonymous": None}
+    problems = []
+    for kind, user in viewers.items():
+        for language, leftovers in (("en", russian_leftovers), ("ru", english_leftovers)):
+            client = client_for(user, language=language)
+            for url in ("/", f"/games/{game.pk}/"):
+                response = client.get(url)
+                assert response.status_code == 200, (stage, kind, url)
+                for leftover in leftovers(visible_text(response.content.decode())):
+                    problems.append(f"onuw {stage} {kind} {language} {url}: {leftover!r}")
+    return problems
+
+
+def test_every_onuw_page_in_both_languages_at_every_stage(onuw_world):
+    """The doppelganger step, the night (each waking role has ordered and learned something), the day (votes
+    public while they change) and the end (every card revealed, winners, the series): no leftover anywhere."""
+    world, ids = onuw_world, onuw_world["seats"]
+    game = world["game"]
+    _onuw_order(world, 0, {"copy": ids["Boris"]})  # Alice, the doppelganger, becomes a werewolf (ON-4.1)
+    problems = _onuw_check(world, "doppelganger")
+    _resolve_now(world)
+    assert game.phases.get(status=Phase.Status.OPEN).kind == "night"
+    _onuw_order(world, 2, {"look": ["center1", "center2"]})  # Clara, the seer
+    _onuw_order(world, 3, {"swap": [ids["Alice"], ids["Clara"]]})  # Dima, the troublemaker
+    problems += _onuw_check(world, "night")
+    _resolve_now(world)
+    assert game.phases.get(status=Phase.Status.OPEN).kind == "day"
+    for voter, voted in ((0, "Boris"), (1, "Alice"), (2, "Boris"), (3, "Boris")):
+        _onuw_order(world, voter, {"vote": ids[voted]})
+    problems += _onuw_check(world, "day")
+    _resolve_now(world)
+    assert game.is_over
+    problems += _onuw_check(world, "finished")
     assert not problems, "untranslated strings:\n" + "\n".join(sorted(set(problems))[:80])
 
 
