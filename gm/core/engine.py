@@ -318,6 +318,11 @@ class GameModule:
         label = self.phase_kinds.get(kind)
         return str(label) % {"number": number} if label else f"{kind} {number}"
 
+    def public_seat_text(self, public: Mapping[str, Any]) -> str:
+        """A seat's public data (what :meth:`public_seat_data` returned) as one line in the active language, for
+        the players table. Default: ``key: value`` pairs."""
+        return " · ".join(f"{key}: {value}" for key, value in public.items())
+
     def winner_label(self, slug: str) -> str:
         """The name of a winner (a faction or team slug of :class:`Outcome` ``winners``) in the active language,
         for the game's result and its log line. Default: the slug itself."""

@@ -97,7 +97,7 @@ def game_detail(request, pk: int):
         "game": game,
         "viewer": viewer,
         "phase": phase,
-        "seats": visibility.seats(viewer),
+        "seats": [{**s, "public_text": module.public_seat_text(s["public"])} for s in visibility.seats(viewer)],
         "state": visibility.game_state(viewer),
         "log": [(e, e.text()) for e in visibility.log_entries(viewer).order_by("-created_at", "-id")[:200]],
         "thread": thread_context(request, game, viewer),

@@ -462,6 +462,15 @@ class ForumMafiaModule(GameModule):
         return panel_context(game=game, viewer=viewer)
 
     # -- rendering ------------------------------------------------------------------------------------------
+    def public_seat_text(self, public):
+        """The claimed public role (FM-2) and the Hand count (FM-5.1), named in the active language."""
+        parts = []
+        if public.get("public_role"):
+            parts.append(f"{gettext('Public role')}: {public_role_name(public['public_role'])}")
+        if "hand_count" in public:
+            parts.append(gettext("Cards in Hand: %(count)s") % {"count": public["hand_count"]})
+        return " · ".join(parts)
+
     def winner_label(self, slug: str) -> str:
         """A winner of FM-10 (``law``, ``mafia``, ``maniac``, ``avenger``, or a role winning on his own: ``hero``,
         ``joker``) in the active language."""
