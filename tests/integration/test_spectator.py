@@ -9,22 +9,17 @@ Veche executes Eva. Night 2 is open.
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
 from django.utils import translation
 
 from gm.core import services
-from gm.core.models import Phase
 from gm.modules.forum_mafia.module import secret_role_name
-from gm.modules.forum_mafia.override_services import game_setup_override
 from tests.helpers import client_for
+from tests.integration import fm_table
+from tests.integration.fm_table import MAFIA, NAMES, ROLES
 
 pytestmark = pytest.mark.django_db
-NAMES = ["Alice", "Boris", "Harry", "Jo", "Eva", "Dmitri", "Clara"]
-ROLES = {"Alice": "sheriff", "Boris": "mafia_boss", "Harry": "hero", "Jo": "joker", "Eva": "mafia_advisor",
-         "Dmitri": "mafia_killer", "Clara": "doctor"}
-MAFIA = {"Boris", "Eva", "Dmitri"}
 #: viewer → whose secret roles he may know while the game runs (his own; the Mafia know each other, FM-3.1; the
 #: joker learns the roles of the dead, FM-3.3)
 KNOWS = {"master": set(NAMES), "Alice": {"Alice"}, "Clara": {"Clara"}, "Boris": MAFIA, "Jo": {"Jo", "Boris", "Eva"},
@@ -34,33 +29,11 @@ VIEWERS = list(KNOWS)
 
 @pytest.fixture
 def table(frozen, master, make_user, spectator):
-    users = {n: make_user(n.lower()) for n in NAMES}
-    game = services.game_create(master=master, module="forum_mafia", title="Spectated", options={}, rng_seed=5)
-    tails = ["tail", "tail", "tail"]
-    hands = {"Alice": ["pistol", *tails], "Boris": ["tail"]}
-    players = [{"user": users[n], "name": n, "public_role": {"custom": f"Public{n}"}, "secret_role": ROLES[n],
-                "hand": hands.get(n, tails), "sleeve": [], "deck": ["coffee"] * 4,
-                **({"colours": ["damage", "recon"]} if n == "Jo" else {})} for n in NAMES]
-    game_setup_override(game=game, actor=master, players=players, start_kind="night", start_number=1)
-    ids = {s.display_name: s.pk for s in game.seats.all()}
-    night = Phase.objects.get(game=game, status=Phase.Status.OPEN)
-    services.order_submit(phase=night, user=users["Alice"],
-                          payload={"plays": [{"card": "tail", "from": "hand", "target": ids["Clara"]}]})
-    services.order_submit(phase=night, user=users["Alice"],  # version 2: the shot
-                          payload={"plays": [{"card": "pistol", "from": "hand", "target": ids["Boris"]}]})
-    services.order_submit(phase=night, user=users["Harry"], payload={"abilities": [
-        {"ability": "hero", "mode": "mark", "target": ids["Eva"], "guess": "mafia_advisor"}]})
-    frozen.shift(timedelta(days=3))
-    assert services.phase_resolve_due(phase_id=night.pk) is not None
-    day = Phase.objects.get(game=game, status=Phase.Status.OPEN)
-    for voter in ("Alice", "Harry", "Jo", "Clara"):
-        services.order_submit(phase=day, user=users[voter],
-                              payload={"vote": {"for": ids["Eva"], "punishment": "execution"}})
-    frozen.shift(timedelta(days=3))
-    assert services.phase_resolve_due(phase_id=day.pk) is not None
-    game.refresh_from_db()
+    game, users = fm_table.build(master, make_user)
+    fm_table.play_night(game, users, frozen)
+    fm_table.play_day(game, users, frozen)
     assert not game.seats.get(display_name="Boris").alive and not game.seats.get(display_name="Eva").alive
-    viewers = {**{n: users[n] for n in NAMES}, "master": master, "spectator": spectator, "anonymous": None}
+    viewers = {**users, "master": master, "spectator": spectator, "anonymous": None}
     return game, viewers
 
 
