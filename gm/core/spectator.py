@@ -40,21 +40,20 @@ def people(seats: list[dict]) -> dict:
 def log_by_phase(viewer: visibility.Viewer, *, limit: int = LOG_LIMIT) -> list[dict]:
     """The log entries ``viewer`` may read (:func:`visibility.log_entries`; the newest ``limit``), grouped by phase:
     newest phase first, each ``{"key", "label", "entries": [(entry, text)]}`` with its entries in the order they
-    happened. Entries written outside a phase (the deal before the first phase) form a group labelled "Before
+    were written. Entries written outside a phase (the deal before the first phase) come last, labelled "Before
     the first phase"."""
     entries = list(visibility.log_entries(viewer).order_by("-created_at", "-id")[:limit])
-    groups: list[dict] = []
-    for entry in entries:
+    groups: dict[int, dict] = {}
+    for entry in sorted(entries, key=lambda e: (e.created_at, e.pk)):
         key = entry.phase_id or 0
-        if entry.phase is not None:
-            entry.phase.game = viewer.game  # its label needs the module: don't query the game once per entry
-        if not groups or groups[-1]["key"] != key:
+        if key not in groups:
+            if entry.phase is not None:
+                entry.phase.game = viewer.game  # its label needs the module: don't query the game per entry
             label = entry.phase.label if entry.phase is not None else _("Before the first phase")
-            groups.append({"key": key, "label": label, "entries": []})
-        groups[-1]["entries"].append((entry, entry.text()))
-    for group in groups:
-        group["entries"].reverse()
-    return groups
+            groups[key] = {"key": key, "label": label, "ordinal": entry.phase.ordinal if entry.phase else -1,
+                           "entries": []}
+        groups[key]["entries"].append((entry, entry.text()))
+    return sorted(groups.values(), key=lambda g: -g["ordinal"])
 
 
 def full_reveal(viewer: visibility.Viewer, seats: list[dict]) -> dict | None:
