@@ -433,7 +433,7 @@ class ForumMafiaModule(GameModule):
     def seat_facts(self, data, *, secret):
         """The seats table and the full reveal: publicly the claimed role and the Hand count (FM-2, FM-5.1); the
         secret part (FM-3, FM-4) — secret role and faction, colours, Hand (in order), Sleeve, deck (top first, when
-        the viewer may see its order) or its count, discard pile."""
+        the viewer may see its order) or its count, discard pile, and the deck as built."""
         if not secret:
             facts = []
             if data.get("public_role"):
@@ -465,6 +465,14 @@ class ForumMafiaModule(GameModule):
             elif "deck_count" in cards:
                 facts.append((gettext("Cards in the deck"), str(cards["deck_count"])))
             facts.append((gettext("Discard pile"), names("discard")))
+        built = [e.get("kind", "") for e in data.get("deck_list") or [] if isinstance(e, Mapping)]
+        if built:  # FM-4: the deck as submitted (all there is while the decks are being built)
+            counts: dict[str, int] = {}
+            for kind in built:
+                counts[kind] = counts.get(kind, 0) + 1
+            facts.append((gettext("Deck as built"), ", ".join(
+                card_name(k) + (f" × {n}" if n > 1 else "") for k, n in sorted(counts.items(),
+                                                                            key=lambda kn: card_name(kn[0])))))
         return facts
 
     def order_lines(self, *, payload, seat_data, seat_names):
