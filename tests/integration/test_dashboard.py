@@ -34,7 +34,7 @@ def _part(html: str, element_id: str) -> str:
     return match.group(0) if match else ""
 
 
-def test_night_dashboard_for_its_owner(table):
+def test_FM_1_2_FM_5_1_night_dashboard_for_its_owner(table):
     game, users = table
     html = _page(game, users["Alice"])
     panel = _part(html, "fm-panel")
@@ -57,7 +57,7 @@ def test_night_dashboard_for_its_owner(table):
     assert "countdown.js" in html
 
 
-def test_abilities_with_uses_left_on_the_role_card(table):
+def test_FM_3_4_abilities_with_uses_left_on_the_role_card(table):
     """FM-3.4 hero: his abilities on the role card with the uses left; none on a role card without abilities."""
     game, users = table
     panel = _part(_page(game, users["Harry"]), "fm-panel")
@@ -65,7 +65,7 @@ def test_abilities_with_uses_left_on_the_role_card(table):
     assert "Hero" in abilities and 'class="uses"' in abilities
 
 
-def test_day_dashboard_vote_results_and_messages(table, frozen):
+def test_FM_7_1_FM_9_2_day_dashboard_vote_results_and_messages(table, frozen):
     game, users = table
     fm_table.play_night(game, users, frozen)
     post = services.post_create(game=game, user=users["Clara"], body='Hi all [private="Alice"]meet me[/private]',
@@ -118,3 +118,19 @@ def test_paused_game_shows_no_running_countdown(table, master):
     services.game_pause(game=game, actor=master, reason="holiday")
     phase = _part(_page(game, users["Alice"]), "phase")
     assert "data-deadline" not in phase and "Paused" in phase and "left)" not in phase
+
+
+def test_deadline_in_the_players_time_zone(table):
+    import zoneinfo
+
+    from django.utils import formats, timezone
+
+    game, users = table
+    alice = users["Alice"]
+    alice.profile.time_zone = "America/New_York"
+    alice.profile.save()
+    deadline = fm_table.open_phase(game).deadline
+    with translation.override("en"), timezone.override(zoneinfo.ZoneInfo("America/New_York")):
+        shown = formats.date_format(timezone.localtime(deadline), "DATETIME_FORMAT")
+    phase = _part(_page(game, alice), "phase")
+    assert shown in phase and "(America/New_York)" in phase

@@ -54,7 +54,7 @@ def _roles_en() -> dict[str, str]:
 
 
 @pytest.mark.parametrize("who", VIEWERS)
-def test_public_log_living_and_dead_for_every_viewer(table, who):
+def test_FM_6_2_FM_5_1_FM_7_1_public_log_living_and_dead_for_every_viewer(table, who):
     game, viewers = table
     html = _page(game, viewers[who])
     dead, living = _part(html, "people-dead"), _part(html, "people-living")
@@ -70,7 +70,7 @@ def test_public_log_living_and_dead_for_every_viewer(table, who):
 
 
 @pytest.mark.parametrize("who", VIEWERS)
-def test_secrets_hidden_while_the_game_runs(table, who):
+def test_FM_1_2_FM_3_3_secrets_hidden_while_the_game_runs(table, who):
     """FM-1.2, FM-3.3: a viewer reads only the secret roles he may know; no orders but his own; no trace."""
     game, viewers = table
     html = _page(game, viewers[who])
