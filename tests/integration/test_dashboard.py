@@ -81,6 +81,9 @@ def test_FM_7_1_FM_9_2_day_dashboard_vote_results_and_messages(table, frozen):
                 .exclude(phase=None)]
     assert mine and all(escape(t) in results for t in mine)
     assert "<summary>Night 1</summary>" in results  # grouped phase by phase
+    # FM-5.6: the order that counted (its last version), in words, under its phase — for her only
+    assert "Your order (version 2):</strong> Pistol (Hand) → Boris" in results
+    assert "Pistol (Hand) → Boris" not in _page(game, users["Clara"])
     messages = _part(html, "messages")
     assert "From Clara" in messages and "meet me" in messages  # FM-9.2: to her, readable
     assert 'id="post-form"' in _part(html, "thread")
