@@ -211,6 +211,9 @@ class GameModule:
     #: Keys of the game state that never change after the start (forum Mafia's card collection snapshot): the core
     #: keeps them once, on the game, and leaves them out of every phase snapshot and stored result.
     constant_state_keys: tuple[str, ...] = ()
+    #: Phase kinds whose orders are public while they are given (ONUW's open day vote, ON-15): the visibility layer
+    #: shows every seat's orders of such phases to every viewer. Default: none, orders are secret.
+    public_order_kinds: tuple[str, ...] = ()
 
     # -- pure engine hooks -------------------------------------------------------------------------------
     def validate_options(self, options: Mapping[str, Any]) -> dict:

@@ -115,15 +115,18 @@ def log_entries(viewer: Viewer) -> QuerySet[LogEntry]:
 
 
 def orders(viewer: Viewer, phase: Phase | None = None) -> QuerySet[Order]:
-    """Order versions the viewer may read: his own seat's (players), all (master, or after the game)."""
+    """Order versions the viewer may read: his own seat's (players), all (master, or after the game), and everyone's
+    in the phase kinds the module declares public (``GameModule.public_order_kinds``, e.g. an open vote)."""
     qs = Order.objects.filter(phase__game=viewer.game).select_related("seat", "phase")
     if phase is not None:
         qs = qs.filter(phase=phase)
     if viewer.sees_everything:
         return qs
+    public = viewer.game.game_module.public_order_kinds
+    visible = Q(phase__kind__in=public) if public else Q(pk__in=[])
     if viewer.seat is not None:
-        return qs.filter(seat=viewer.seat)
-    return qs.none()
+        visible |= Q(seat=viewer.seat)
+    return qs.filter(visible)
 
 
 def audit_entries(viewer: Viewer) -> QuerySet[AuditEntry]:
