@@ -17,8 +17,7 @@ from django.views.decorators.http import require_POST
 
 from . import services, spectator, visibility
 from .console import console_context
-from .forms import (ExtendForm, GameCreateForm, JoinForm, LobbyFilterForm, OrderForm, PostEditForm, PostForm,
-                    ReasonForm)
+from .forms import ExtendForm, GameCreateForm, JoinForm, LobbyFilterForm, OrderForm, PostEditForm, PostForm, ReasonForm
 from .models import Game, Phase, Post
 from .services import ServiceError
 
