@@ -18,7 +18,7 @@ from cards.deckbuilding import MESSAGES as CARD_MESSAGES
 from cards.deckrules import COLOUR_NAMES
 from gm.core.engine import GameModule, PhaseSpec, Resolution, RuleError, RuleViolation
 
-from . import engine, resolution, thread_rules
+from . import engine, master_edit, resolution, thread_rules
 from .roles import FACTION_NAMES, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
 
 _CARD_NAMES = {c["slug"]: (c["name_ru"], c["name_en"]) for c in CARDS}
@@ -429,6 +429,21 @@ class ForumMafiaModule(GameModule):
         if data.get("public_role"):
             public["public_role"] = data["public_role"]
         return public
+
+    # -- the master's console ------------------------------------------------------------------------------------
+    def master_seat_fields(self, *, state, seat):
+        """Hand (in order), Sleeve, deck (top first), discard as slugs; jail and handcuffs (see
+        :mod:`.master_edit`)."""
+        return master_edit.seat_fields(state, seat)
+
+    def master_seat_edit(self, *, state, seat, seats, changes):
+        """The master's edit of containers and flags (:func:`.master_edit.seat_edit`): unknown card slugs refused,
+        conservation not required."""
+        return master_edit.seat_edit(state, seat, changes)
+
+    def master_set_alive(self, *, state, phase, seat, seats, alive):
+        """A death announced as FM-6.2 announces one and entered in the death order (FM-10)."""
+        return master_edit.set_alive(state, phase, seat, alive)
 
     # -- the game thread (FM-9) ---------------------------------------------------------------------------------
     def may_post(self, seat_data, alive):
