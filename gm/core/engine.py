@@ -276,6 +276,11 @@ class GameModule:
         data: exactly the shape :meth:`master_seat_edit` takes back. Default: nothing is editable."""
         return {}
 
+    def master_seat_summary(self, data: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Shell hook: ``(label, text)`` pairs the console shows for one seat's module data, in the active language
+        (e.g. the secret role). Default: none (the console still shows :meth:`master_seat_fields`)."""
+        return []
+
     def master_seat_edit(
         self, *, state: Mapping[str, Any], seat: SeatInfo, seats: Sequence[SeatInfo], changes: Mapping[str, Any],
     ) -> tuple[dict, dict]:

@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import services
-from .engine import Outcome, PhaseSpec
+from .engine import Outcome, PhaseSpec, Resolution
 from .models import Game, LogEntry, Phase
 from .services import Clock, ServiceError
 
@@ -44,14 +44,21 @@ def _reason(reason) -> str:
     return text
 
 
-def hold(*, game: Game, phase: Phase, orders: int, now: datetime) -> Phase:
-    """Hold ``phase``'s just-stored result for review (called by ``phase_resolve`` inside its transaction, with the
-    phase and game rows locked and ``phase.result`` saved). Sets ``held_at`` and, with an auto-publish delay,
-    ``publish_at``; writes one master-only log line. Returns ``phase``."""
+def hold(*, game: Game, phase: Phase, snapshot: dict, result: Resolution, orders: int, now: datetime) -> Phase:
+    """Store ``result`` of ``phase`` and hold it for review (called by ``phase_resolve`` inside its transaction, with
+    the phase, game and seat rows locked, instead of applying it): the phase becomes ``resolved`` with its snapshot,
+    result and digest (so it replays like any other), ``held_at`` and, with an auto-publish delay, ``publish_at``;
+    one master-only log line. Seats, game state, groups and the public log are not touched. Returns ``phase``."""
+    phase.state = snapshot
+    phase.status = Phase.Status.RESOLVED
+    phase.resolved_at = now
+    stored = services.resolution_data(result, game.game_module.constant_state_keys)
+    phase.result_digest = services.canonical_digest(stored)
+    phase.result = stored
     phase.held_at = now
     if game.review_auto_minutes:
         phase.publish_at = now + timedelta(minutes=game.review_auto_minutes)
-    phase.save(update_fields=["held_at", "publish_at"])
+    phase.save(update_fields=["state", "status", "resolved_at", "result_digest", "result", "held_at", "publish_at"])
     LogEntry.objects.create(game=game, phase=phase, visibility="master", kind="core.result_held",
                             data={"orders": orders}, created_at=now)
     logger.info("phase result held for review", extra={"game": game.pk, "phase": phase.pk, "ordinal": phase.ordinal})

@@ -751,6 +751,10 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         orders = _latest_orders(phase, seats)
         snapshot = phase_snapshot(game, seats)
         result = run_engine(game=game, phase=phase, snapshot=snapshot, orders=orders)
+        if game.review_results:  # review before publishing: stored now, applied when published (gm.core.review)
+            from .review import hold
+
+            return hold(game=game, phase=phase, snapshot=snapshot, result=result, orders=len(orders), now=now)
         by_id = {s.pk: s for s in seats}
         entries = [_log(game, phase, e, now) for e in result.events]
         changed = []
@@ -769,10 +773,6 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         phase.result_digest = canonical_digest(stored)
         phase.result = stored
         phase.save(update_fields=["state", "status", "resolved_at", "result_digest", "result"])
-        if game.review_results:  # review before publishing: applied when the master approves (gm.core.review)
-            from .review import hold
-
-            return hold(game=game, phase=phase, orders=len(orders), now=now)
         entries.append(_log(game, phase, Event("core.phase_resolved",
                                                {"phase_kind": phase.kind, "phase_number": phase.number}), now))
         game.state = result.state

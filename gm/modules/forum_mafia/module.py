@@ -436,6 +436,15 @@ class ForumMafiaModule(GameModule):
         :mod:`.master_edit`)."""
         return master_edit.seat_fields(state, seat)
 
+    def master_seat_summary(self, data):
+        """The secret role (FM-3), the claimed public role (FM-2) and the faction."""
+        rows = [(str(_("Secret role")), secret_role_name(data.get("secret_role", "")))]
+        if data.get("public_role"):
+            rows.append((str(_("Public role")), public_role_name(data["public_role"])))
+        if data.get("faction"):
+            rows.append((str(_("Faction")), gettext(FACTION_NAMES.get(data["faction"], data["faction"]))))
+        return rows
+
     def master_seat_edit(self, *, state, seat, seats, changes):
         """The master's edit of containers and flags (:func:`.master_edit.seat_edit`): unknown card slugs refused,
         conservation not required."""
