@@ -104,7 +104,7 @@ def test_seat_edit_by_a_player_is_refused(table):
 # -- kill / revive --------------------------------------------------------------------------------------------------
 
 
-def test_kill_is_announced_as_a_death_and_revive_undoes_it(table, master, spectator):
+def test_FM_6_2_master_kill_is_announced_as_a_death_and_revive_undoes_it(table, master, spectator):
     game, _users = table
     eva = seat(game, "Eva")
     interventions.seat_set_alive(game=game, actor=master, seat_id=eva.pk, alive=False, reason="left the forum")

@@ -125,3 +125,37 @@ def test_master_moves_the_auto_publish_time_and_refusals_change_nothing(table, m
     frozen.shift(timedelta(minutes=6))
     assert services.phases_sweep().published == [night.pk]
     assert AuditEntry.objects.get(game=game, action="publish_at").reason == "players asked"
+
+
+def test_notifications_go_out_only_when_the_result_is_published(table, master, frozen, monkeypatch):
+    from gm.core import tasks
+    from gm.inbox.models import Notification
+    from gm.inbox.services import notify_phase_results
+
+    game, users = table
+    sent = []
+    monkeypatch.setattr(tasks.phase_notify_task, "delay_on_commit", lambda phase_id: sent.append(phase_id))
+    night = resolve_at_deadline(held_night(game, users, master), frozen)
+    assert sent == []
+    review.phase_publish(game=game, actor=master, reason="fine")
+    assert sent == [night.pk]
+    notify_phase_results(phase_id=night.pk)
+    assert Notification.objects.filter(user=users["Alice"], phase=night).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_sweeps_at_once_publish_a_held_result_once(table, master, frozen):
+    """Exactly once on PostgreSQL: two sweeps race for one due held result; one publishes, one Day 1 opens."""
+    from django.db import connection
+
+    from tests.helpers import race
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL's row locks")
+    game, users = table
+    night = resolve_at_deadline(held_night(game, users, master, auto_minutes=1), frozen)
+    frozen.shift(timedelta(minutes=2))
+    results = race(lambda i: review.publish_due())
+    assert sorted(len(r) for r in results) == [0, 1], results
+    assert Phase.objects.filter(game=game, status=Phase.Status.OPEN).count() == 1
+    assert LogEntry.objects.filter(phase=night, kind="core.phase_resolved").count() == 1
