@@ -294,12 +294,13 @@ class GameModule:
     def master_set_alive(
         self, *, state: Mapping[str, Any], phase: PhaseInfo | None, seat: SeatInfo, seats: Sequence[SeatInfo],
         alive: bool,
-    ) -> tuple[dict, list[Event]]:
-        """The master kills (``alive=False``) or revives ``seat``: returns the new game state and the events to log,
-        as the game's rules would announce it. Default: state unchanged, one public ``core.seat_killed`` /
-        ``core.seat_revived`` line naming the player."""
+    ) -> tuple[dict, list[Event], Outcome | None]:
+        """The master kills (``alive=False``) or revives ``seat`` (``seats`` as they are before the change): returns
+        the new game state, the events to log as the game's rules would announce it, and the :class:`Outcome` if
+        the game is won by it (``None``: it goes on). Default: state unchanged, one public ``core.seat_killed`` /
+        ``core.seat_revived`` line naming the player, no outcome."""
         kind = "core.seat_revived" if alive else "core.seat_killed"
-        return dict(state), [Event(kind, {"player": seat.name})]
+        return dict(state), [Event(kind, {"player": seat.name})], None
 
     # -- the game thread (pure) --------------------------------------------------------------------------
     def may_post(self, seat_data: Mapping[str, Any], alive: bool) -> bool:

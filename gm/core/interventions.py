@@ -119,8 +119,9 @@ def seat_edit(*, game: Game, actor, seat_id: int, changes: Mapping[str, Any], re
 def seat_set_alive(*, game: Game, actor, seat_id: int, alive: bool, reason: str,
                    clock: Clock = timezone.now) -> Seat:
     """Kill (``alive=False``) or revive a seat (master only; audited as ``kill`` / ``revive``). The module says how
-    the game announces it and what its state remembers (forum Mafia: the public death line of FM-6.2 and the death
-    order of FM-10); the lines go into the log of the open phase. Raises :class:`ServiceError` ``forbidden``,
+    the game announces it, what its state remembers and whether the game is won by it (forum Mafia: the public death
+    line of FM-6.2, the death order, victory checked at once as FM-10.6 does after an instant ability); the lines go
+    into the log of the open phase, and a won game is finished (``services.game_finish``). Raises :class:`ServiceError` ``forbidden``,
     ``invalid`` (no reason, ``alive`` not a boolean), ``not_found``, ``state`` (already dead / alive, game not
     running, result held). Returns the seat."""
     services._require_master(game, actor)
@@ -134,14 +135,21 @@ def seat_set_alive(*, game: Game, actor, seat_id: int, alive: bool, reason: str,
                                else _("%(player)s is already dead.") % {"player": seat.display_name}, code="state")
         info = (PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
                 if phase is not None else None)
-        state, events = game.game_module.master_set_alive(state=game.state, phase=info, seat=seat_info(seat),
-                                                          seats=_others(game, seat), alive=alive)
+        state, events, outcome = game.game_module.master_set_alive(
+            state=game.state, phase=info, seat=seat_info(seat), seats=_others(game, seat), alive=alive)
         now = clock()
         seat.alive = alive
         _save_seat(seat, ["alive"])
         game.state = state
-        game.save(update_fields=["state"])
-        LogEntry.objects.bulk_create([services._log(game, phase, e, now) for e in events])
+        entries = [services._log(game, phase, e, now) for e in events]
+        if outcome is not None and phase is not None:  # won by it: finished as a resolution finishes a game
+            entries.append(services.game_finish(game=game, outcome=outcome, phase=phase, now=now))
+        game.save(update_fields=["state", "status", "finished_at", "outcome"])
+        LogEntry.objects.bulk_create(entries)
+        if outcome is not None and phase is not None:
+            from .tasks import phase_notify_task
+
+            phase_notify_task.delay_on_commit(phase.pk)
         services._audit(game=game, actor=actor, action="revive" if alive else "kill", reason=reason, phase=phase,
                         now=now, data={"seat": seat.pk, "player": seat.display_name})
         return seat

@@ -123,6 +123,18 @@ def test_FM_6_2_master_kill_is_announced_as_a_death_and_revive_undoes_it(table, 
     assert AuditEntry.objects.get(game=game, action="revive").reason == "came back"
 
 
+def test_FM_10_6_a_master_kill_that_leaves_no_mafioso_ends_the_game_at_once(table, master):
+    game, _users = table
+    interventions.seat_set_alive(game=game, actor=master, seat_id=seat(game, "Boris").pk, alive=False, reason="a")
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    interventions.seat_set_alive(game=game, actor=master, seat_id=seat(game, "Dmitri").pk, alive=False, reason="b")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.outcome["winners"][0] == "law"
+    assert not Phase.objects.filter(game=game).exclude(status=Phase.Status.RESOLVED).exists()
+    assert LogEntry.objects.filter(game=game, kind="fm.victory", visibility="public").count() == 1
+
+
 def test_kill_refusals_change_nothing(table, master):
     game, users = table
     eva = seat(game, "Eva")

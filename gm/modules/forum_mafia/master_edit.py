@@ -10,14 +10,14 @@ cards (free when their kind is), so uids are never reused.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cards.containers import CONTAINERS, Containers
 from cards.domain import CardInstance
-from gm.core.engine import Event, PhaseInfo, RuleError, RuleViolation, SeatInfo
+from gm.core.engine import Event, Outcome, PhaseInfo, RuleError, RuleViolation, SeatInfo
 
-from .resolution import fm_state, game_collection
+from .resolution import check_victory, fm_state, game_collection
 
 #: Every key :func:`seat_edit` takes.
 FIELDS: tuple[str, ...] = (*CONTAINERS, "jail", "handcuffs")
@@ -120,14 +120,24 @@ def seat_edit(state: Mapping[str, Any], seat: SeatInfo, changes: Mapping[str, An
     return data, {**state, "fm": fm}
 
 
-def set_alive(state: Mapping[str, Any], phase: PhaseInfo | None, seat: SeatInfo, alive: bool) -> tuple[dict, list]:
-    """The master kills or revives ``seat``. A death is announced as the rules announce one (``fm.death``, FM-6.2)
-    and enters the death order that victory reads (FM-10); a revival leaves the death order and is announced by
-    the core's ``core.seat_revived`` line (the rules have no revival)."""
+def set_alive(state: Mapping[str, Any], phase: PhaseInfo | None, seat: SeatInfo, seats: Sequence[SeatInfo],
+              alive: bool) -> tuple[dict, list, Outcome | None]:
+    """The master kills or revives ``seat`` (``seats``: every seat before the change). A death is announced as the
+    rules announce one (``fm.death``, FM-6.2) and enters the death order that victory reads; a revival leaves the
+    death order and is announced by the core's ``core.seat_revived`` line (the rules have no revival). Victory is
+    checked at once, as after an instant ability (FM-10.6): a won game gets its ``fm.victory`` line and outcome."""
     fm = fm_state(state)
     if alive:
         fm["death_order"] = [d for d in fm["death_order"] if int(d[1]) != seat.id]
-        return {**state, "fm": fm}, [Event("core.seat_revived", {"player": seat.name})]
-    fm["death_order"].append([phase.ordinal if phase is not None else 0, seat.id])
-    return {**state, "fm": fm}, [Event("fm.death", {"player": seat.name})]
+        events = [Event("core.seat_revived", {"player": seat.name})]
+    else:
+        fm["death_order"].append([phase.ordinal if phase is not None else 0, seat.id])
+        events = [Event("fm.death", {"player": seat.name})]
+    living = {s.id: (alive if s.id == seat.id else s.alive) for s in seats}
+    winner, outcome = check_victory(seats, living, fm)
+    if outcome is not None:
+        names = {s.id: s.name for s in seats}
+        events.append(Event("fm.victory", {"winner": winner, "players": [
+            names[sid] for sid in outcome.winning_seats if sid in names]}))
+    return {**state, "fm": fm}, events, outcome
 

@@ -451,8 +451,9 @@ class ForumMafiaModule(GameModule):
         return master_edit.seat_edit(state, seat, changes)
 
     def master_set_alive(self, *, state, phase, seat, seats, alive):
-        """A death announced as FM-6.2 announces one and entered in the death order (FM-10)."""
-        return master_edit.set_alive(state, phase, seat, alive)
+        """A death announced as FM-6.2 announces one and entered in the death order; victory checked at once
+        (FM-10.6)."""
+        return master_edit.set_alive(state, phase, seat, seats, alive)
 
     # -- the game thread (FM-9) ---------------------------------------------------------------------------------
     def may_post(self, seat_data, alive):
