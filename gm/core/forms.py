@@ -146,8 +146,9 @@ class SeatEditForm(ReasonForm):
 
 class SeatAliveForm(ReasonForm):
     seat = forms.IntegerField(widget=forms.HiddenInput)
-    alive = forms.TypedChoiceField(label=_("Action"), choices=[("0", _("Kill")), ("1", _("Revive"))],
-                                   coerce=lambda v: v == "1")
+    #: "0": kill, "1": revive (the console's button says which).
+    alive = forms.TypedChoiceField(choices=[("0", _("Kill")), ("1", _("Revive"))], coerce=lambda v: v == "1",
+                                   widget=forms.HiddenInput)
 
 
 class SeatReplaceForm(ReasonForm):
