@@ -24,6 +24,9 @@ def test_console_shows_every_seat_secret_and_order_versions_to_the_master_only(t
     assert 'id="console"' in page
     for text in ("Sheriff", "Mafia boss", "pistol", "v1", "v2", "What-if preview"):
         assert text in page, text
+    night.__class__.objects.filter(pk=night.pk).update(overdue_at=night.deadline)  # the foundation's flag
+    console = client_for(master).get(game.get_absolute_url()).content.decode().split('id="console"')[1]
+    assert 'class="flag">Overdue' in console.split("</h3>")[0]
     for user in (users["Alice"], users["Clara"], spectator, None):  # not Boris: he knows he is the boss
         other = client_for(user).get(game.get_absolute_url()).content.decode()
         assert 'id="console"' not in other and "Mafia boss" not in other
