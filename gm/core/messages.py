@@ -28,7 +28,6 @@ CORE_MESSAGES: Mapping[str, Any] = {
     "core.seat_killed": _("The master removed %(player)s from the game."),
     "core.seat_revived": _("The master brought %(player)s back into the game."),
     "core.seat_replaced": _("%(player)s is now played by someone else."),
-    "core.seat_edited": _("The master changed %(player)s's cards or status: %(fields)s."),
     "core.result_held": _("The result is held for the master's review."),
 }
 
