@@ -81,7 +81,6 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
         groups.setdefault(seat_id, []).append(group)
     orders: dict[int, list] = {}
     for order in (visibility.orders(viewer, phase).order_by("seat_id", "version") if phase else []):
-        order.payload_json = json.dumps(order.payload, ensure_ascii=False) if order.payload is not None else ""
         orders.setdefault(order.seat_id, []).append(order)
     for seat in seats:
         fields = module.master_seat_fields(state=game.state, seat=seat_info(seat))
