@@ -14,8 +14,7 @@ from typing import Any
 
 from . import messages, visibility
 from .engine import Event
-from .forms import (ExtendForm, PublishAtForm, ReasonForm, ReviewModeForm, SeatAliveForm, SeatEditForm,
-                    SeatReplaceForm)
+from .forms import ExtendForm, PublishAtForm, ReasonForm, ReviewModeForm, SeatAliveForm, SeatEditForm, SeatReplaceForm
 from .models import Game, GroupMembership, LogEntry, Phase
 from .services import seat_info
 

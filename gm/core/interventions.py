@@ -6,7 +6,7 @@ game's unresolved phase row (if any) first, then the game row, then the seat row
 changes what it must, and writes an :class:`~gm.core.models.AuditEntry` with the reason. Bad input raises
 :class:`~gm.core.services.ServiceError` before anything is written.
 
-* :func:`seat_edit` — the seat's containers and flags (the module's :meth:`~gm.core.engine.GameModule.master_seat_edit`).
+* :func:`seat_edit` — the seat's containers and flags (the module's ``master_seat_edit``).
 * :func:`seat_set_alive` — kill or revive, announced as the module's rules would (``master_set_alive``).
 * :func:`seat_replace_player` — another user takes the seat. Everything the game keeps per seat (role, cards, orders,
   results, private messages, rooms) follows the seat by itself; what apps keep per user is moved by the receivers of
@@ -121,9 +121,9 @@ def seat_set_alive(*, game: Game, actor, seat_id: int, alive: bool, reason: str,
     """Kill (``alive=False``) or revive a seat (master only; audited as ``kill`` / ``revive``). The module says how
     the game announces it, what its state remembers and whether the game is won by it (forum Mafia: the public death
     line of FM-6.2, the death order, victory checked at once as FM-10.6 does after an instant ability); the lines go
-    into the log of the open phase, and a won game is finished (``services.game_finish``). Raises :class:`ServiceError` ``forbidden``,
-    ``invalid`` (no reason, ``alive`` not a boolean), ``not_found``, ``state`` (already dead / alive, game not
-    running, result held). Returns the seat."""
+    into the log of the open phase, and a won game is finished (``services.game_finish``). Raises
+    :class:`ServiceError` ``forbidden``, ``invalid`` (no reason, ``alive`` not a boolean), ``not_found``, ``state``
+    (already dead / alive, game not running, result held). Returns the seat."""
     services._require_master(game, actor)
     reason = _reason(reason)
     if not isinstance(alive, bool):

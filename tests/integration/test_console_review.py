@@ -12,9 +12,14 @@ from gm.core import interventions, review, services, visibility
 from gm.core.models import AuditEntry, LogEntry, Phase
 from gm.core.services import ServiceError
 from tests.helpers import api, client_for
-from tests.integration.test_console import seat, shoot_boris, table  # noqa: F401 - the fixture
+from tests.integration.console_table import build_table, seat, shoot_boris
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(frozen, master, make_user, card_collection):
+    return build_table(master, make_user)
 
 
 def held_night(game, users, master, *, auto_minutes=None):

@@ -8,9 +8,14 @@ import pytest
 
 from gm.core.models import AuditEntry, Phase
 from tests.helpers import api, client_for
-from tests.integration.test_console import seat, shoot_boris, snapshot, table  # noqa: F401 - the fixture
+from tests.integration.console_table import build_table, seat, shoot_boris, snapshot
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(frozen, master, make_user, card_collection):
+    return build_table(master, make_user)
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
