@@ -184,3 +184,25 @@ def test_console_endpoints_are_in_the_openapi_schema(client):
     for p in ("/console/", "/console/preview/", "/console/seats/{seat_id}/edit/", "/console/seats/{seat_id}/alive/",
               "/console/seats/{seat_id}/replace/", "/console/review/", "/console/publish/", "/console/publish-at/"):
         assert p in schema, p
+
+
+def test_review_publish_at_and_publish_forms(table, master, frozen):
+    from datetime import timedelta
+
+    from gm.core import services
+
+    game, users = table
+    client = client_for(master)
+    client.post(f"/games/{game.pk}/console/review/", {"enabled": "on", "auto_minutes": "", "reason": "disputes"})
+    game.refresh_from_db()
+    assert game.review_results and game.review_auto_minutes is None
+    night = shoot_boris(game, users)
+    frozen.shift(timedelta(days=2))
+    services.phase_resolve_due(phase_id=night.pk)
+    body = client.post(f"/games/{game.pk}/console/publish-at/", {"publish_at": "2020-01-01T10:00", "reason": "x"},
+                       **HTMX).content.decode()
+    assert "Choose a time in the future" in body
+    body = client.post(f"/games/{game.pk}/console/publish/", {"reason": ""}, **HTMX).content.decode()
+    assert "This field is required" in body and seat(game, "Boris").alive
+    body = client.post(f"/games/{game.pk}/console/publish/", {"reason": "checked"}, **HTMX).content.decode()
+    assert "The result is published." in body and not seat(game, "Boris").alive
