@@ -163,9 +163,10 @@ def may_read_private(viewer: Viewer, private: PostPrivate) -> bool:
 
 def may_know_recipient(viewer: Viewer, private: PostPrivate, post: Post) -> bool:
     """Whether ``viewer`` learns whom a private message is for: everyone when the module made it public (forum
-    Mafia's ``postman``); otherwise its reader (:func:`may_read_private`) and its sender, who chose him."""
+    Mafia's ``postman``); otherwise its reader (:func:`may_read_private`) and its sender's seat, whose player chose
+    him (by seat, so a replacement player knows it and the replaced one no longer does)."""
     return (private.public_recipient or may_read_private(viewer, private)
-            or (viewer.user is not None and viewer.user.pk == post.author_id))
+            or (viewer.seat is not None and viewer.seat.pk == post.seat_id))
 
 
 def post_revisions(viewer: Viewer, post: Post) -> QuerySet[PostRevision]:
@@ -318,3 +319,25 @@ def entry_recipients(entry: LogEntry) -> list:
     game = entry.game
     users = [game.master] + [s.user for s in game.seats.select_related("user") if s.user is not None]
     return [u for u in users if may_see_entry(viewer_for(u, game), entry)]
+
+
+def lobby_games(user, *, module: str | None = None) -> list[Game]:
+    """The games of the lobby for ``user`` (:func:`visible_games`, of ``module`` when given, newest first), each
+    with ``lobby_seats`` (its seats in ring order: public names and whether alive) and ``current_phase`` (the
+    unresolved phase, or ``None``), in a number of queries that does not grow with the number of games."""
+    from django.db.models import Prefetch
+
+    seats = Prefetch("seats", to_attr="lobby_seats",
+                     queryset=Seat.objects.only("id", "game_id", "display_name", "alive", "position")
+                     .order_by("position"))
+    qs = visible_games(user).select_related("master__profile").prefetch_related(seats)
+    if module:
+        qs = qs.filter(module=module)
+    games = list(qs)
+    current = {p.game_id: p for p in Phase.objects.filter(game__in=[g.pk for g in games])
+               .exclude(status=Phase.Status.RESOLVED)}
+    for game in games:
+        game.current_phase = current.get(game.pk)
+        if game.current_phase is not None:
+            game.current_phase.game = game  # its label needs the module: don't query the game again
+    return games
