@@ -15,12 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-<<<<<<< HEAD
 from . import messages as core_messages
-from . import services, visibility
-=======
 from . import services, spectator, visibility
->>>>>>> main
 from .console import console_context
 from .forms import ExtendForm, GameCreateForm, JoinForm, LobbyFilterForm, OrderForm, PostEditForm, PostForm, ReasonForm
 from .models import Game, Phase, Post
