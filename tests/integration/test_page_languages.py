@@ -171,8 +171,9 @@ def test_every_page_in_both_languages_at_every_stage(world):
 @pytest.fixture
 def onuw_world(master, players, spectator):
     """An ONUW table of four (a doppelganger, a werewolf, a seer, a troublemaker; the robber, a villager and the
-    drunk in the center), part of a tournament series, in its doppelganger step."""
-    names = ["Alice", "Boris", "Clara", "Dima"]
+    drunk in the center), part of a tournament series, in its doppelganger step. The names carry digits so that a
+    list of them (the lobby's) is not a run of English words."""
+    names = ["Alice1", "Boris2", "Clara3", "Dima4"]
     deal = ["doppelganger", "werewolf", "seer", "troublemaker", "robber", "villager", "drunk"]
     game = services.game_create(master=master, module="onuw", title="Moonrise",
                                 options={"deal": deal, "series": "Cup"}, rng_seed=5)
@@ -214,16 +215,16 @@ def test_every_onuw_page_in_both_languages_at_every_stage(onuw_world):
     public while they change) and the end (every card revealed, winners, the series): no leftover anywhere."""
     world, ids = onuw_world, onuw_world["seats"]
     game = world["game"]
-    _onuw_order(world, 0, {"copy": ids["Boris"]})  # Alice, the doppelganger, becomes a werewolf (ON-4.1)
+    _onuw_order(world, 0, {"copy": ids["Boris2"]})  # Alice, the doppelganger, becomes a werewolf (ON-4.1)
     problems = _onuw_check(world, "doppelganger")
     _resolve_now(world)
     assert game.phases.get(status=Phase.Status.OPEN).kind == "night"
     _onuw_order(world, 2, {"look": ["center1", "center2"]})  # Clara, the seer
-    _onuw_order(world, 3, {"swap": [ids["Alice"], ids["Clara"]]})  # Dima, the troublemaker
+    _onuw_order(world, 3, {"swap": [ids["Alice1"], ids["Clara3"]]})  # Dima, the troublemaker
     problems += _onuw_check(world, "night")
     _resolve_now(world)
     assert game.phases.get(status=Phase.Status.OPEN).kind == "day"
-    for voter, voted in ((0, "Boris"), (1, "Alice"), (2, "Boris"), (3, "Boris")):
+    for voter, voted in ((0, "Boris2"), (1, "Alice1"), (2, "Boris2"), (3, "Boris2")):
         _onuw_order(world, voter, {"vote": ids[voted]})
     problems += _onuw_check(world, "day")
     _resolve_now(world)
