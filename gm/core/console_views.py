@@ -114,7 +114,7 @@ def preview(request, pk: int):
             "deaths": [names.get(k, k) for k, alive in result.result.alive.items() if not alive],
             "next_phase": (game.game_module.phase_label(result.result.next_phase.kind, result.result.next_phase.number)
                            if result.result.next_phase else ""),
-            "winners": list(outcome.winners) if outcome else None,
+            "winners": [game.game_module.winner_label(w) for w in outcome.winners] if outcome else None,
         })
     template = "gm/_console_preview.html" if request.htmx else "gm/console_preview.html"
     return render(request, template, context)
