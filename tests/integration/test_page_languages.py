@@ -123,7 +123,8 @@ def world(master, make_user, spectator, card_collection):
 def _pages(game, signup_game, *, all_pages: bool) -> list[str]:
     """The game's own pages; with ``all_pages`` also those that don't change with its stage."""
     pk = game.pk
-    pages = ["/", f"/games/{pk}/", f"/games/{pk}/cards/", f"/games/{pk}/deck/", f"/games/{pk}/fm/rebuild/"]
+    pages = ["/", f"/games/{pk}/", f"/games/{pk}/cards/", f"/games/{pk}/deck/", f"/games/{pk}/fm/rebuild/",
+             f"/games/{pk}/console/preview/"]
     if all_pages:
         pages += [f"/games/{signup_game.pk}/", reverse("forum_mafia:signup", args=[signup_game.pk]),
                   "/games/new/", "/inbox/", "/accounts/profile/", "/accounts/login/", "/accounts/signup/",
@@ -202,7 +203,10 @@ def _onuw_check(world, stage: str) -> list[str]:
     for kind, user in viewers.items():
         for language, leftovers in (("en", russian_leftovers), ("ru", english_leftovers)):
             client = client_for(user, language=language)
-            for url in ("/", f"/games/{game.pk}/"):
+            urls = ["/", f"/games/{game.pk}/"]
+            if kind == "master" and stage != "finished":  # the what-if preview of the open phase
+                urls.append(f"/games/{game.pk}/console/preview/")
+            for url in urls:
                 response = client.get(url)
                 assert response.status_code == 200, (stage, kind, url)
                 for leftover in leftovers(visible_text(response.content.decode())):
