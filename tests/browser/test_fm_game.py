@@ -29,7 +29,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 from playwright.sync_api import Page, expect
 
 from cards import deckrules
@@ -40,6 +40,7 @@ from gm.core.tasks import phase_deadline_task
 from gm.inbox.models import Notification
 from gm.modules.forum_mafia import services as fm
 from gm.modules.forum_mafia import veche_views
+from gm.modules.forum_mafia.module import secret_role_name
 from tests.integration.worker_utils import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -70,6 +71,11 @@ def game_url(game: Game) -> str:
 
 def open_phase(game: Game) -> Phase:
     return game.phases.exclude(status=Phase.Status.RESOLVED).get()
+
+
+def role_name(slug: str, language: str = "en") -> str:
+    with translation.override(language):
+        return str(secret_role_name(slug))
 
 
 def page_text(page: Page) -> str:
@@ -132,7 +138,7 @@ def test_fm_game_in_the_browser(table, new_context, screens, celery_worker, monk
     me.goto(game_url(game))
     roles = me.get_by_role("region", name="Your roles")
     expect(roles).to_contain_text("Secret role")
-    secret_name = roles.get_by_role("heading", name=re.compile("Secret role")).inner_text()
+    expect(roles.get_by_role("heading", name=re.compile("Secret role"))).to_contain_text(role_name(secret))
     screens.shoot(me, "player roles dealt", check_overflow=True)
     me.get_by_role("link", name="Deck builder").first.click()
     expect(me.get_by_role("heading", name="Deck builder")).to_be_visible()
@@ -177,7 +183,136 @@ def test_fm_game_in_the_browser(table, new_context, screens, celery_worker, monk
     wait_until(lambda: Phase.objects.filter(game=game, kind="night", number=1, status=Phase.Status.OPEN).exists(),
                timeout=WORKER_WAIT, message=lambda: f"Night 1 did not open:\n{celery_worker.tail()}")
 
-    return locals()
+    # -- 5. Alice gives a night order, then changes it -----------------------------------------------------------
+    me.goto(game_url(game))
+    expect(me.get_by_role("heading", name="Your order · Night 1")).to_be_visible()
+    hand_names = [c["kind"] for c in Seat.objects.get(pk=seat.pk).data["cards"]["hand"]]
+    hand_names = [collection.kinds[k].name("en") for k in hand_names]
+    expect(me.get_by_role("region", name=re.compile("Your order"))).to_contain_text(
+        "You have no order for this phase yet.")
+    screens.shoot(me, "player night 1 order form", check_overflow=True)
+    first_card, second_card = targeted_hand_cards(me)[:2]
+    lines_v1 = save_play(me, first_card, "Boris", version=1)
+    screens.shoot(me, "player night order saved", check_overflow=True)
+    lines_v2 = save_play(me, second_card, "Clara", version=2)
+    orders = me.get_by_role("region", name=re.compile("Your order"))
+    expect(orders.get_by_text("Order history (2 versions)")).to_be_visible()
+    screens.shoot(me, "player night order changed", check_overflow=True)
+
+    # -- 6. The master sees the orders, resolves now and reads the trace ------------------------------------------
+    gm_page.goto(game_url(game))
+    console = gm_page.get_by_role("region", name="Master's console")
+    expect(console.get_by_role("row").filter(has_text="Alice")).to_have_count(2)  # every version of every order
+    screens.shoot(gm_page, "master console night 1")
+    console.get_by_role("button", name="Resolve now").click()
+    expect(gm_page.get_by_text("The phase was resolved.")).to_be_visible()
+    trace = gm_page.get_by_role("region", name="Resolution trace")
+    night_trace = trace.get_by_role("group").filter(has_text="Night 1")
+    expect(night_trace.get_by_role("row").filter(has_text="Alice orders:")).to_contain_text(
+        f"{second_card} → Clara")
+    expect(night_trace.get_by_role("row").filter(has=gm_page.get_by_role("cell", name="L0", exact=True))).not_to_have_count(0)
+    expect(night_trace.get_by_role("row").filter(has=gm_page.get_by_role("cell", name="L8", exact=True))).not_to_have_count(0)
+    screens.shoot(gm_page, "master resolution trace")
+    assert open_phase(game).kind == "day"
+
+    # -- 7. Alice's private results, and the worker's notification in her inbox -------------------------------
+    drawn = [c["kind"] for c in Seat.objects.get(pk=seat.pk).data["cards"]["hand"]]
+    drawn = [collection.kinds[k].name("en") for k in drawn]
+    new_cards = list((Counter(drawn) - Counter(hand_names)).elements())
+    assert new_cards, "Alice drew a replacement for the card she played (FM-5.4)"
+    me.goto(game_url(game))
+    results = me.get_by_role("region", name="Your results")
+    night_results = results.get_by_role("group").filter(has_text="Night 1")
+    expect(night_results.get_by_role("listitem").first).to_have_text(f"You drew: {', '.join(new_cards)}.")
+    result_lines = night_results.get_by_role("listitem").all_inner_texts()
+    screens.shoot(me, "player results", check_overflow=True)
+    wait_until(lambda: Notification.objects.filter(user=alice, phase__kind="night").count() >= 2,
+               timeout=WORKER_WAIT, message=lambda: f"no Night 1 notification for Alice:\n{celery_worker.tail()}")
+    me.get_by_role("link", name=re.compile("^Inbox")).first.click()
+    for_you = me.get_by_role("listitem").filter(
+        has=me.get_by_role("link", name="Browser Mafia: Night 1 — for you"))
+    expect(for_you).to_contain_text(result_lines[0])
+    screens.shoot(me, "player inbox", check_overflow=True)
+
+    # -- 8. The spectator reads the public log, and none of the secrets --------------------------------------------
+    _ctx, spy = new_context(table["spectator"])
+    spy.goto(game_url(game))
+    log = spy.get_by_role("region", name="Log")
+    expect(log).to_contain_text("Night 1 is over.")
+    expect(log).to_contain_text("Cards in Hand:")
+    screens.shoot(spy, "spectator game page")
+    shown = page_text(spy)
+    for heading in ("Your roles", "Your order", "Your results", "Resolution trace", "Master's console"):
+        expect(spy.get_by_role("heading", name=re.compile(heading))).to_have_count(0)
+    secrets = {
+        "Alice's secret role": [role_name(secret), role_name(secret, "ru")],
+        "Alice's order": lines_v1 + lines_v2,
+        "Alice's results": result_lines,
+        "Alice's Hand": sorted(set(hand_names + drawn)),
+        "the others' secret roles": [role_name(s.data["secret_role"]) for s in game.seats.all()],
+        "the trace": ["Alice orders", "Sources: Alice"],
+    }
+    for what, texts in secrets.items():
+        for text in [texts] if isinstance(texts, str) else texts:
+            assert text not in shown, f"the spectator's page shows {what}: {text!r}"
+
+    # -- 9. Day 1: Alice votes and the spectator's open page shows the live count change ---------------------------
+    count = spy.get_by_role("region", name=re.compile("Veche")).locator("[aria-live]")
+    expect(count).to_contain_text("No votes yet.")
+    me.goto(game_url(game))
+    veche = me.get_by_role("region", name=re.compile("^Veche"))
+    veche.get_by_label("Vote for").select_option(label="Boris")
+    veche.get_by_role("radio", name="execution").check()
+    with me.expect_response(lambda r: r.request.method == "POST" and "/fm/veche/" in r.url):
+        veche.get_by_role("button", name="Vote", exact=True).click()
+    veche = me.get_by_role("region", name=re.compile("^Veche"))
+    expect(veche).to_contain_text("Your vote: ")
+    expect(veche.get_by_text(re.compile("^Your vote:"))).to_contain_text("Boris")
+    screens.shoot(me, "player voted", check_overflow=True)
+    # The spectator did not reload: the count refreshes itself (htmx polling of the public count).
+    expect(count).to_contain_text("Alice → Boris (execution)")
+    expect(count).to_contain_text("Leading now: Boris")
+    screens.shoot(spy, "spectator live count")
+    veche.get_by_label("Vote for").select_option(label="For peace")
+    with me.expect_response(lambda r: r.request.method == "POST" and "/fm/veche/" in r.url):
+        veche.get_by_role("button", name="Vote", exact=True).click()
+    expect(count).to_contain_text("Alice → peace")
+    expect(count).not_to_contain_text("Alice → Boris")
+    expect(count.get_by_role("table").filter(has_text="Voter").get_by_role("row")).to_have_count(3)
+    screens.shoot(spy, "spectator live count changed")
+    screens.shoot(me, "player vote changed", check_overflow=True)
+
+
+def targeted_hand_cards(page: Page) -> list[str]:
+    """The names of the Hand cards Alice may play now that take a target (a select among their options)."""
+    hand = page.get_by_role("group", name="From your Hand: one card")
+    names = []
+    for item in hand.get_by_role("listitem").all():
+        radio = item.get_by_role("radio")
+        if radio.is_disabled() or not item.locator("select").count():
+            continue
+        name = radio.evaluate("r => r.labels[0].innerText.trim()")
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def save_play(page: Page, card: str, target: str, *, version: int) -> list[str]:
+    """Pick ``card`` in the Hand slot (htmx shows its options), choose ``target``, save; returns the order's lines
+    as the form shows them once saved."""
+    hand = page.get_by_role("group", name="From your Hand: one card")
+    with page.expect_response(lambda r: r.request.method == "POST" and "/fm/orders/" in r.url):
+        hand.get_by_role("radio", name=card, exact=True).first.check()
+    hand = page.get_by_role("group", name="From your Hand: one card")
+    item = hand.get_by_role("listitem").filter(has=page.get_by_role("radio", name=card, exact=True, checked=True))
+    item.get_by_role("combobox").first.select_option(label=target)
+    with page.expect_response(lambda r: r.request.method == "POST" and "/fm/orders/" in r.url):
+        page.get_by_role("button", name="Save order").click()
+    current = page.get_by_role("region", name=re.compile("Your order")).locator(".fm-current")
+    expect(current.get_by_role("heading")).to_have_text(f"Current order (version {version})")
+    expect(current.get_by_role("listitem").first).to_contain_text(card)
+    expect(current.get_by_role("listitem").first).to_contain_text(target)
+    return current.get_by_role("listitem").all_inner_texts()
 
 
 def set_copies(page: Page, card: str, copies: int) -> None:
