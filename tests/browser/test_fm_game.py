@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections import Counter
 from datetime import timedelta
 from pathlib import Path
@@ -73,6 +74,19 @@ def open_phase(game: Game) -> Phase:
     return game.phases.exclude(status=Phase.Status.RESOLVED).get()
 
 
+class Timer:
+    """Seconds each step of the story took (printed: the suite's speed is watched, not asserted)."""
+
+    def __init__(self):
+        self.marks = [("setup", time.monotonic())]
+
+    def step(self, name) -> None:
+        self.marks.append((str(name), time.monotonic()))
+
+    def report(self) -> str:
+        return "steps: " + ", ".join(f"{a}→{b} {t2 - t1:.1f}s" for (a, t1), (b, t2) in zip(self.marks, self.marks[1:]))
+
+
 def role_name(slug: str, language: str = "en") -> str:
     with translation.override(language):
         return str(secret_role_name(slug))
@@ -86,7 +100,9 @@ def test_fm_game_in_the_browser(table, new_context, screens, celery_worker, monk
     game, alice = table["game"], table["alice"]
     # The live count polls every 30 s on the site; a second here keeps the test short (same code path).
     monkeypatch.setattr(veche_views, "POLL_SECONDS", 1)
+    timer = Timer()
 
+    timer.step(1)
     # -- 1. Alice logs in and signs up ---------------------------------------------------------------------
     _ctx, me = new_context()
     me.goto("/accounts/login/")
@@ -124,6 +140,7 @@ def test_fm_game_in_the_browser(table, new_context, screens, celery_worker, monk
     seat = Seat.objects.get(game=game, user=alice)
     assert seat.data == {"public_role": "strongman"}
 
+    timer.step(2)
     # -- 2. The master starts the game ----------------------------------------------------------------------
     _ctx, gm_page = new_context(table["master"])
     gm_page.goto(game_url(game))
@@ -134,6 +151,7 @@ def test_fm_game_in_the_browser(table, new_context, screens, celery_worker, monk
     seat.refresh_from_db()
     secret = seat.data["secret_role"]
 
+    timer.step(3)
     # -- 3. Alice builds her deck: an incomplete one first ---------------------------------------------------
     me.goto(game_url(game))
     roles = me.get_by_role("region", name="Your roles")
@@ -174,6 +192,7 @@ def test_fm_game_in_the_browser(table, new_context, screens, celery_worker, monk
     assert Counter(e["kind"] for e in seat.data["deck_list"]) == deck
     screens.shoot(me, "deck saved", check_overflow=True)
 
+    timer.step(4)
     # -- 4. The deck-building deadline: the worker resolves it -------------------------------------------------
     building = open_phase(game)
     now = timezone.now() - timedelta(seconds=1)
@@ -183,6 +202,7 @@ def test_fm_game_in_the_browser(table, new_context, screens, celery_worker, monk
     wait_until(lambda: Phase.objects.filter(game=game, kind="night", number=1, status=Phase.Status.OPEN).exists(),
                timeout=WORKER_WAIT, message=lambda: f"Night 1 did not open:\n{celery_worker.tail()}")
 
+    timer.step(5)
     # -- 5. Alice gives a night order, then changes it -----------------------------------------------------------
     me.goto(game_url(game))
     expect(me.get_by_role("heading", name="Your order · Night 1")).to_be_visible()
@@ -199,6 +219,7 @@ def test_fm_game_in_the_browser(table, new_context, screens, celery_worker, monk
     expect(orders.get_by_text("Order history (2 versions)")).to_be_visible()
     screens.shoot(me, "player night order changed", check_overflow=True)
 
+    timer.step(6)
     # -- 6. The master sees the orders, resolves now and reads the trace ------------------------------------------
     gm_page.goto(game_url(game))
     console = gm_page.get_by_role("region", name="Master's console")
@@ -215,6 +236,7 @@ def test_fm_game_in_the_browser(table, new_context, screens, celery_worker, monk
     screens.shoot(gm_page, "master resolution trace")
     assert open_phase(game).kind == "day"
 
+    timer.step(7)
     # -- 7. Alice's private results, and the worker's notification in her inbox -------------------------------
     drawn = [c["kind"] for c in Seat.objects.get(pk=seat.pk).data["cards"]["hand"]]
     drawn = [collection.kinds[k].name("en") for k in drawn]
@@ -234,6 +256,7 @@ def test_fm_game_in_the_browser(table, new_context, screens, celery_worker, monk
     expect(for_you).to_contain_text(result_lines[0])
     screens.shoot(me, "player inbox", check_overflow=True)
 
+    timer.step(8)
     # -- 8. The spectator reads the public log, and none of the secrets --------------------------------------------
     _ctx, spy = new_context(table["spectator"])
     spy.goto(game_url(game))
@@ -256,6 +279,7 @@ def test_fm_game_in_the_browser(table, new_context, screens, celery_worker, monk
         for text in [texts] if isinstance(texts, str) else texts:
             assert text not in shown, f"the spectator's page shows {what}: {text!r}"
 
+    timer.step(9)
     # -- 9. Day 1: Alice votes and the spectator's open page shows the live count change ---------------------------
     count = spy.get_by_role("region", name=re.compile("Veche")).locator("[aria-live]")
     expect(count).to_contain_text("No votes yet.")
@@ -281,6 +305,8 @@ def test_fm_game_in_the_browser(table, new_context, screens, celery_worker, monk
     expect(count.get_by_role("table").filter(has_text="Voter").get_by_role("row")).to_have_count(3)
     screens.shoot(spy, "spectator live count changed")
     screens.shoot(me, "player vote changed", check_overflow=True)
+    timer.step("end")
+    print(timer.report(), f"{len(screens.written)} screenshots in {screens.folder}")
 
 
 def targeted_hand_cards(page: Page) -> list[str]:
