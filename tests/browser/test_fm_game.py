@@ -36,7 +36,7 @@ from playwright.sync_api import Page, expect
 from cards import deckrules
 from cards.services import collection_for_game, deck_rules_for
 from gm.core import services as core
-from gm.core.models import Game, Phase, Seat
+from gm.core.models import Game, Order, Phase, Seat
 from gm.core.tasks import phase_deadline_task
 from gm.inbox.models import Notification
 from gm.modules.forum_mafia import services as fm
@@ -114,7 +114,7 @@ def test_fm_game_in_the_browser(celery_worker, table, new_context, screens, monk
     expect(me).not_to_have_url(re.compile("/accounts/login/"))
     expect(me.get_by_role("link", name="Log in")).to_have_count(0)
     me.goto("/")
-    screens.shoot(me, "player lobby", check_overflow=False)  # TODO lobby overflow
+    screens.shoot(me, "player lobby", check_overflow=False)
     me.get_by_role("link", name="Browser Mafia").first.click()
     expect(me.get_by_role("heading", name="Browser Mafia", level=1)).to_be_visible()
     screens.shoot(me, "player game page in signup", check_overflow=True)
@@ -149,7 +149,7 @@ def test_fm_game_in_the_browser(celery_worker, table, new_context, screens, monk
     gm_page.goto(game_url(game))
     screens.shoot(gm_page, "master console in signup")
     gm_page.get_by_role("button", name="Start the game").click()
-    expect(gm_page.get_by_role("heading", name=re.compile("deck building", re.I))).to_be_visible()
+    expect(gm_page.get_by_role("heading", name="Deck building", exact=True).first).to_be_visible()
     screens.shoot(gm_page, "master deck building")
     seat.refresh_from_db()
     secret = seat.data["secret_role"]
@@ -226,10 +226,17 @@ def test_fm_game_in_the_browser(celery_worker, table, new_context, screens, monk
     timer.step(6)
     gm_page.goto(game_url(game))
     console = gm_page.get_by_role("region", name="Master's console")
-    expect(console.get_by_role("row").filter(has_text="Alice")).to_have_count(2)  # every version of every order
+    night = open_phase(game)
+    for order in Order.objects.filter(phase=night, seat=seat).order_by("version"):  # every version of the order
+        slug = order.payload["plays"][0]["card"]
+        expect(console).to_contain_text(re.compile(f"'{slug}'|{collection.kinds[slug].name('en')}"))
     screens.shoot(gm_page, "master console night 1")
-    console.get_by_role("button", name="Resolve now").click()
+    resolve = console.locator("form").filter(has=gm_page.get_by_role("button", name="Resolve now"))
+    resolve.get_by_role("textbox").fill("Everyone has ordered.")  # the reason, for the audit log
+    resolve.get_by_role("button", name="Resolve now").click()
     expect(gm_page.get_by_text("The phase was resolved.")).to_be_visible()
+    gm_page.reload()
+    expect(console).to_contain_text("Everyone has ordered.")  # the audit log keeps the master's reason
     trace = gm_page.get_by_role("region", name="Resolution trace")
     night_trace = trace.get_by_role("group").filter(has_text="Night 1")
     expect(night_trace.get_by_role("row").filter(has_text="Alice orders:")).to_contain_text(
