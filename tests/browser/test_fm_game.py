@@ -13,7 +13,8 @@ The story (one game, five players; the game's seed fixes the deal and the draws,
 5. Alice gives a night order and changes it (FM-5.2, FM-5.6): the form shows the saved order and its history.
 6. The master sees every order, presses *Resolve now* and reads the resolution trace (§6 layers).
 7. Alice reads her private results on the game page and gets the worker's notification in her inbox.
-8. A spectator reads the public log and sees none of Alice's secrets: role, Hand, order, results.
+8. A spectator and an anonymous visitor read the public log (page and Atom feed) and find none of the secrets:
+   the secret roles, Alice's Hand, order, results, the trace — neither in the text nor hidden in the HTML.
 9. Day 1: Alice votes at the Veche (FM-7) and the spectator's open page shows the live count change without a
    reload (htmx polling), then again when she changes her vote to peace.
 
@@ -22,6 +23,7 @@ scroll sideways at 375 px.
 """
 from __future__ import annotations
 
+import html
 import random
 import re
 import time
@@ -266,18 +268,8 @@ def test_fm_game_in_the_browser(celery_worker, table, new_context, screens, monk
     expect(for_you).to_contain_text(result_lines[0])
     screens.shoot(me, "player inbox", check_overflow=True)
 
-    # -- 8. The spectator reads the public log, and none of the secrets --------------------------------------------
+    # -- 8. A spectator (and an anonymous visitor) read the public log, and none of the secrets -------------------
     timer.step(8)
-    _ctx, spy = new_context(table["spectator"])
-    spy.goto("/")
-    spy.get_by_role("link", name="Browser Mafia").first.click()
-    log = spy.get_by_role("region", name="Log")
-    expect(log).to_contain_text("Night 1 is over.")
-    expect(log).to_contain_text("Cards in Hand:")
-    screens.shoot(spy, "spectator game page")
-    shown = page_text(spy)
-    for heading in ("Your roles", "Your order", "Your results", "Resolution trace", "Master's console"):
-        expect(spy.get_by_role("heading", name=re.compile(heading))).to_have_count(0)
     secrets = {
         "Alice's secret role": [role_name(secret), role_name(secret, "ru")],
         "Alice's order": lines_v1 + lines_v2,
@@ -286,9 +278,25 @@ def test_fm_game_in_the_browser(celery_worker, table, new_context, screens, monk
         "the others' secret roles": [role_name(s.data["secret_role"]) for s in game.seats.all()],
         "the trace": ["Alice orders", "Sources: Alice"],
     }
-    for what, texts in secrets.items():
-        for text in [texts] if isinstance(texts, str) else texts:
-            assert text not in shown, f"the spectator's page shows {what}: {text!r}"
+    _ctx, spy = new_context(table["spectator"])
+    _ctx, anon = new_context()
+    for who, page in (("spectator", spy), ("anonymous visitor", anon)):
+        page.goto("/")
+        page.get_by_role("link", name="Browser Mafia").first.click()
+        log = page.get_by_role("region", name="Log")
+        expect(log).to_contain_text("Night 1 is over.")
+        expect(log).to_contain_text("Cards in Hand:")
+        screens.shoot(page, f"{who} game page")
+        for heading in ("Your roles", "Your order", "Your results", "Resolution trace", "Master's console"):
+            expect(page.get_by_role("heading", name=re.compile(heading))).to_have_count(0)
+        # What the page says, and what its HTML holds (hidden parts included), and the public log's Atom feed.
+        feed = page.request.get(f"/games/{game.pk}/feed/")
+        assert feed.ok and "Night 1 is over." in feed.text()
+        for where, shown in (("page", page_text(page)), ("HTML", html.unescape(page.content())),
+                             ("feed", html.unescape(feed.text()))):
+            for what, texts in secrets.items():
+                for text in texts:
+                    assert text not in shown, f"the {who}'s {where} shows {what}: {text!r}"
 
     # -- 9. Day 1: Alice votes and the spectator's open page shows the live count change ---------------------------
     timer.step(9)
