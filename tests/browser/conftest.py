@@ -20,11 +20,8 @@ from pathlib import Path
 
 import pytest
 
-# Playwright's sync API runs an asyncio loop in this thread; the test's own ORM calls (setup, waiting for the
-# worker) are plain synchronous code, so Django's async-safety guard would refuse them for nothing.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM = Path("/usr/bin/chromium")
+ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                "--disable-sync"]
 #: Widths every page is photographed at: a desktop and a small phone.
@@ -67,20 +64,31 @@ def pytest_runtest_teardown(item, nextitem):
 # -- the browser ----------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
-    """One headless system Chromium for the session."""
+    """One headless system Chromium per test module."""
     reason = _chromium_missing()
     if reason:
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    # Playwright's sync API runs an asyncio loop in this thread; the tests' own ORM calls (setup, waiting for the
+    # worker) are plain synchronous code, which Django's async-safety guard would refuse for nothing. Only while
+    # the browser runs: the other tests keep the guard.
+    previous = os.environ.get(ASYNC_UNSAFE)
+    os.environ[ASYNC_UNSAFE] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
+            try:
+                yield browser
+            finally:
+                browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop(ASYNC_UNSAFE, None)
+        else:
+            os.environ[ASYNC_UNSAFE] = previous
 
 
 class Screens:
