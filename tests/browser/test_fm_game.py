@@ -99,7 +99,7 @@ def page_text(page: Page) -> str:
     return page.locator("body").inner_text()
 
 
-def test_fm_game_in_the_browser(celery_worker, table, new_context, screens, monkeypatch):
+def test_fm_game_in_the_browser(new_context, celery_worker, table, screens, monkeypatch):
     game, alice = table["game"], table["alice"]
     # The live count polls every 30 s on the site; a second here keeps the test short (same code path).
     monkeypatch.setattr(veche_views, "POLL_SECONDS", 1)
