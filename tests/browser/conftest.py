@@ -27,7 +27,8 @@ LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking
 #: Widths every page is photographed at: a desktop and a small phone.
 WIDE, NARROW = 1280, 375
 HEIGHT = 900
-#: Playwright's default wait for a locator or an expectation, in milliseconds (pages come from a local server).
+#: Playwright's bound on waiting for a locator or an expectation, in milliseconds (pages come from a local server,
+#: but CI shares two cores; a passing step never waits for it).
 TIMEOUT_MS = 15_000
 
 
@@ -70,7 +71,9 @@ def chromium():
     reason = _chromium_missing()
     if reason:
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=TIMEOUT_MS)  # a loaded CI machine: the same bound as for locators
 
     # Playwright's sync API runs an asyncio loop in this thread; the tests' own ORM calls (setup, waiting for the
     # worker) are plain synchronous code, which Django's async-safety guard would refuse for nothing. Only while
