@@ -116,7 +116,7 @@ def test_fm_game_in_the_browser(new_context, celery_worker, table, screens, monk
     expect(me).not_to_have_url(re.compile("/accounts/login/"))
     expect(me.get_by_role("link", name="Log in")).to_have_count(0)
     me.goto("/")
-    screens.shoot(me, "player lobby", check_overflow=False)
+    screens.shoot(me, "player lobby", check_overflow=True)
     me.get_by_role("link", name="Browser Mafia").first.click()
     expect(me.get_by_role("heading", name="Browser Mafia", level=1)).to_be_visible()
     screens.shoot(me, "player game page in signup", check_overflow=True)
