@@ -274,6 +274,38 @@ class GameModule:
         """The part of one seat's module data anyone may see (default: nothing)."""
         return {}
 
+    # -- the master's interventions (pure) -----------------------------------------------------------------
+    def master_seat_fields(self, *, state: Mapping[str, Any], seat: SeatInfo) -> dict:
+        """The part of one seat the master may edit from the console (his containers and flags), as plain JSON
+        data: exactly the shape :meth:`master_seat_edit` takes back. Default: nothing is editable."""
+        return {}
+
+    def master_seat_summary(self, data: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Shell hook: ``(label, text)`` pairs the console shows for one seat's module data, in the active language
+        (e.g. the secret role). Default: none (the console still shows :meth:`master_seat_fields`)."""
+        return []
+
+    def master_seat_edit(
+        self, *, state: Mapping[str, Any], seat: SeatInfo, seats: Sequence[SeatInfo], changes: Mapping[str, Any],
+    ) -> tuple[dict, dict]:
+        """Apply the master's edit ``changes`` (keys of :meth:`master_seat_fields`, each optional) to ``seat``.
+
+        Returns ``(seat_data, state)``: the seat's new module data and the new game state (flags kept in the state,
+        e.g. forum Mafia's jail). Raises :class:`RuleViolation` naming every bad key and value. The game's own
+        conservation rules need not hold for a master's edit. Default: this game has nothing to edit."""
+        raise RuleViolation([RuleError(_("This game has no seat data the master can edit."), field="changes")])
+
+    def master_set_alive(
+        self, *, state: Mapping[str, Any], phase: PhaseInfo | None, seat: SeatInfo, seats: Sequence[SeatInfo],
+        alive: bool,
+    ) -> tuple[dict, list[Event], Outcome | None]:
+        """The master kills (``alive=False``) or revives ``seat`` (``seats`` as they are before the change): returns
+        the new game state, the events to log as the game's rules would announce it, and the :class:`Outcome` if
+        the game is won by it (``None``: it goes on). Default: state unchanged, one public ``core.seat_killed`` /
+        ``core.seat_revived`` line naming the player, no outcome."""
+        kind = "core.seat_revived" if alive else "core.seat_killed"
+        return dict(state), [Event(kind, {"player": seat.name})], None
+
     # -- the game thread (pure) --------------------------------------------------------------------------
     def may_post(self, seat_data: Mapping[str, Any], alive: bool) -> bool:
         """Whether a seat with this module data may post in the game thread (and edit its posts). Default: the

@@ -751,6 +751,10 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         orders = _latest_orders(phase, seats)
         snapshot = phase_snapshot(game, seats)
         result = run_engine(game=game, phase=phase, snapshot=snapshot, orders=orders)
+        if game.review_results:  # review before publishing: stored now, applied when published (gm.core.review)
+            from .review import hold
+
+            return hold(game=game, phase=phase, snapshot=snapshot, result=result, orders=len(orders), now=now)
         by_id = {s.pk: s for s in seats}
         entries = [_log(game, phase, e, now) for e in result.events]
         changed = []
@@ -828,11 +832,13 @@ def phase_resolve_due(*, phase_id: int, clock: Clock = timezone.now) -> Phase | 
 
 @dataclass
 class SweepReport:
-    """What one sweep did: ids of phases it ``resolved``, ``reclaimed`` from dead workers, flagged ``overdue``."""
+    """What one sweep did: ids of phases it ``resolved``, ``reclaimed`` from dead workers, flagged ``overdue``, and
+    whose held result it ``published`` (review before publishing, ``gm.core.review``)."""
 
     resolved: list[int] = field(default_factory=list)
     reclaimed: list[int] = field(default_factory=list)
     overdue: list[int] = field(default_factory=list)
+    published: list[int] = field(default_factory=list)
 
 
 def phases_sweep(*, clock: Clock = timezone.now, limit: int = 100) -> SweepReport:
@@ -840,7 +846,8 @@ def phases_sweep(*, clock: Clock = timezone.now, limit: int = 100) -> SweepRepor
 
     Flags phases more than ``GM_OVERDUE_AFTER`` seconds past their deadline (an error log line and
     ``Phase.overdue_at``, shown on the master's page), reclaims phases stuck in ``resolving``, and claims and
-    resolves every due phase, at most ``limit`` of each per sweep.
+    resolves every due phase, and publishes held results whose auto-publish time has passed, at most ``limit`` of
+    each per sweep.
     """
     report = SweepReport()
     now = clock()
@@ -869,6 +876,9 @@ def phases_sweep(*, clock: Clock = timezone.now, limit: int = 100) -> SweepRepor
     ).values_list("pk", flat=True)[:limit]:
         if phase_resolve_due(phase_id=phase_id, clock=clock) is not None:
             report.resolved.append(phase_id)
+    from .review import publish_due
+
+    report.published = publish_due(clock=clock, limit=limit)
     return report
 
 

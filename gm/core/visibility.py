@@ -163,9 +163,10 @@ def may_read_private(viewer: Viewer, private: PostPrivate) -> bool:
 
 def may_know_recipient(viewer: Viewer, private: PostPrivate, post: Post) -> bool:
     """Whether ``viewer`` learns whom a private message is for: everyone when the module made it public (forum
-    Mafia's ``postman``); otherwise its reader (:func:`may_read_private`) and its sender, who chose him."""
+    Mafia's ``postman``); otherwise its reader (:func:`may_read_private`) and its sender's seat, whose player chose
+    him (by seat, so a replacement player knows it and the replaced one no longer does)."""
     return (private.public_recipient or may_read_private(viewer, private)
-            or (viewer.user is not None and viewer.user.pk == post.author_id))
+            or (viewer.seat is not None and viewer.seat.pk == post.seat_id))
 
 
 def post_revisions(viewer: Viewer, post: Post) -> QuerySet[PostRevision]:

@@ -18,7 +18,7 @@ from cards.deckbuilding import MESSAGES as CARD_MESSAGES
 from cards.deckrules import COLOUR_NAMES
 from gm.core.engine import GameModule, PhaseSpec, Resolution, RuleError, RuleViolation
 
-from . import engine, resolution, thread_rules
+from . import engine, master_edit, resolution, thread_rules
 from .roles import FACTION_NAMES, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
 
 _CARD_NAMES = {c["slug"]: (c["name_ru"], c["name_en"]) for c in CARDS}
@@ -484,6 +484,31 @@ class ForumMafiaModule(GameModule):
         uids = {c["uid"]: c.get("kind", "") for key in ("hand", "sleeve", "deck", "discard")
                 for c in ((cards or {}).get(key) or []) if isinstance(c, Mapping) and "uid" in c}
         return describe_order(payload, cards=uids, name=card_name, seat_names=seat_names)
+
+    # -- the master's console ------------------------------------------------------------------------------------
+    def master_seat_fields(self, *, state, seat):
+        """Hand (in order), Sleeve, deck (top first), discard as slugs; jail and handcuffs (see
+        :mod:`.master_edit`)."""
+        return master_edit.seat_fields(state, seat)
+
+    def master_seat_summary(self, data):
+        """The secret role (FM-3), the claimed public role (FM-2) and the faction."""
+        rows = [(str(_("Secret role")), secret_role_name(data.get("secret_role", "")))]
+        if data.get("public_role"):
+            rows.append((str(_("Public role")), public_role_name(data["public_role"])))
+        if data.get("faction"):
+            rows.append((str(_("Faction")), gettext(FACTION_NAMES.get(data["faction"], data["faction"]))))
+        return rows
+
+    def master_seat_edit(self, *, state, seat, seats, changes):
+        """The master's edit of containers and flags (:func:`.master_edit.seat_edit`): unknown card slugs refused,
+        conservation not required."""
+        return master_edit.seat_edit(state, seat, changes)
+
+    def master_set_alive(self, *, state, phase, seat, seats, alive):
+        """A death announced as FM-6.2 announces one and entered in the death order; victory checked at once
+        (FM-10.6)."""
+        return master_edit.set_alive(state, phase, seat, seats, alive)
 
     # -- the game thread (FM-9) ---------------------------------------------------------------------------------
     def may_post(self, seat_data, alive):
