@@ -38,7 +38,7 @@ from playwright.sync_api import Page, expect
 from cards import deckrules
 from cards.services import collection_for_game, deck_rules_for
 from gm.core import services as core
-from gm.core.models import Game, Order, Phase, Seat
+from gm.core.models import Game, Phase, Seat
 from gm.core.tasks import phase_deadline_task
 from gm.inbox.models import Notification
 from gm.modules.forum_mafia import services as fm
@@ -228,13 +228,20 @@ def test_fm_game_in_the_browser(new_context, celery_worker, table, screens, monk
     timer.step(6)
     gm_page.goto(game_url(game))
     console = gm_page.get_by_role("region", name="Master's console")
-    night = open_phase(game)
-    for order in Order.objects.filter(phase=night, seat=seat).order_by("version"):  # every version of the order
-        slug = order.payload["plays"][0]["card"]
-        expect(console).to_contain_text(re.compile(f"'{slug}'|{collection.kinds[slug].name('en')}"))
+    # Alice's seat in the console: her secret role, and every version of her order once opened.
+    alice_seat = console.get_by_text(re.compile(r"^Alice · alice"))
+    expect(alice_seat).to_contain_text(role_name(secret))
+    expect(alice_seat).to_contain_text("order v2")
+    alice_seat.click()
+    orders_seen = console.get_by_role("listitem").filter(has_text=re.compile(r"^v[12] · "))
+    expect(orders_seen).to_have_count(2)
+    for version, card in ((1, first_card), (2, second_card)):
+        slug = next(k.slug for k in collection.kinds.values() if k.name("en") == card)
+        expect(orders_seen.nth(version - 1)).to_contain_text(re.compile(f"'{slug}'|{card}"))
+    expect(orders_seen.nth(1)).to_contain_text("(current)")
     screens.shoot(gm_page, "master console night 1")
     resolve = console.locator("form").filter(has=gm_page.get_by_role("button", name="Resolve now"))
-    resolve.get_by_role("textbox").fill("Everyone has ordered.")  # the reason, for the audit log
+    resolve.get_by_label("Reason (for the audit log)").fill("Everyone has ordered.")
     resolve.get_by_role("button", name="Resolve now").click()
     expect(gm_page.get_by_text("The phase was resolved.")).to_be_visible()
     gm_page.reload()
