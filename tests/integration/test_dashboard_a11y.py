@@ -35,10 +35,9 @@ def _read(client, url: str) -> PageReader:
     return PageReader(response.content.decode())
 
 
-def _check_page(page: PageReader, where: str, *, unique_ids: bool = True) -> None:
+def _check_page(page: PageReader, where: str) -> None:
     assert page.unlabelled() == [], where
-    if unique_ids:
-        assert page.duplicate_ids() == [], where
+    assert page.duplicate_ids() == [], where
 
 
 # -- labels and ids --------------------------------------------------------------------------------------------------
@@ -52,8 +51,7 @@ def test_every_control_of_the_game_page_is_labelled(table, frozen, master, spect
         services.game_abort(game=game, actor=master, reason="done")
     for kind, user in _viewers(users, master, spectator).items():
         page = _read(client_for(user), f"/games/{game.pk}/")
-        # The master's console repeats its reason form per intervention (its own helper's part): labels only there.
-        _check_page(page, f"{stage}/{kind}", unique_ids=kind != "master")
+        _check_page(page, f"{stage}/{kind}")
 
 
 def test_lobby_and_other_pages_are_labelled(table, master, spectator, players, make_user):
