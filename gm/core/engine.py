@@ -214,6 +214,9 @@ class GameModule:
     #: Phase kinds whose orders are public while they are given (ONUW's open day vote, ON-15): the visibility layer
     #: shows every seat's orders of such phases to every viewer. Default: none, orders are secret.
     public_order_kinds: tuple[str, ...] = ()
+    #: The module's own audit-log actions (``AuditEntry.action`` slugs its services write) → their names for the
+    #: master's console (lazy translations); the core's own are in ``gm.core.models.AUDIT_ACTIONS``.
+    audit_actions: Mapping[str, Any] = {}
 
     # -- pure engine hooks -------------------------------------------------------------------------------
     def validate_options(self, options: Mapping[str, Any]) -> dict:

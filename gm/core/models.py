@@ -364,3 +364,33 @@ class AuditEntry(models.Model):
 
     def __str__(self):
         return f"{self.action} by {self.actor_id}"
+
+    @property
+    def action_label(self) -> str:
+        """The action in the active language: the core's (:data:`AUDIT_ACTIONS`) or the game module's
+        (``GameModule.audit_actions``); an unknown action shows as its slug."""
+        label = AUDIT_ACTIONS.get(self.action)
+        if label is None:
+            try:
+                label = registry.get(self.game.module).audit_actions.get(self.action)
+            except registry.UnknownModule:
+                label = None
+        return str(label) if label is not None else self.action
+
+
+#: The core's audit-log actions (``AuditEntry.action``) → their names in the master's console.
+AUDIT_ACTIONS = {
+    "abort": _("game aborted"),
+    "extend": _("deadline extended"),
+    "pause": _("game paused"),
+    "resume": _("game resumed"),
+    "resolve_now": _("phase resolved early"),
+    "seat_edit": _("cards and flags edited"),
+    "kill": _("character killed"),
+    "revive": _("character revived"),
+    "replace": _("player replaced"),
+    "publish": _("result published"),
+    "publish_at": _("publication time set"),
+    "review_mode": _("result review changed"),
+    "reminder": _("deadline reminder changed"),
+}

@@ -131,7 +131,7 @@ def orders(viewer: Viewer, phase: Phase | None = None) -> QuerySet[Order]:
 
 def audit_entries(viewer: Viewer) -> QuerySet[AuditEntry]:
     """The master's audit log: the master only (also after the game: it holds his notes)."""
-    qs = AuditEntry.objects.filter(game=viewer.game).select_related("actor", "phase")
+    qs = AuditEntry.objects.filter(game=viewer.game).select_related("actor", "phase", "game")
     return qs if viewer.is_master else qs.none()
 
 
