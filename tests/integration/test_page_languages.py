@@ -19,9 +19,11 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
+from gm.core import messages as core_messages
 from gm.core import services
-from gm.core.models import Phase
+from gm.core.models import AuditEntry, Phase
 from tests.helpers import client_for
 
 pytestmark = pytest.mark.django_db
@@ -235,6 +237,26 @@ def test_every_onuw_page_in_both_languages_at_every_stage(onuw_world):
     assert game.is_over
     problems += _onuw_check(world, "finished")
     assert not problems, "untranslated strings:\n" + "\n".join(sorted(set(problems))[:80])
+
+
+def test_slugs_are_named_in_the_readers_language(onuw_world):
+    """What the page shows of stored slugs — the winners of a finished game, the master's audit-log actions (the
+    core's and a module's) — is named in the reader's language; single words escape the run detector above."""
+    world = onuw_world
+    game = world["game"]
+    _resolve_now(world)
+    services.game_abort(game=game, actor=world["master"], reason="stop")
+    AuditEntry.objects.create(game=game, actor=world["master"], action="fm_signup_reject", created_at=game.created_at)
+    with translation.override("ru"):
+        labels = {a.action: a.action_label for a in AuditEntry.objects.filter(game=game)}
+        page = client_for(world["master"], language="ru").get(f"/games/{game.pk}/").content.decode()
+    assert labels["resolve_now"] == "итоги фазы подведены досрочно" and labels["abort"] == "игра прервана"
+    assert labels["fm_signup_reject"] == "fm_signup_reject"  # a forum Mafia action is not ONUW's to name
+    assert "итоги фазы подведены досрочно" in page and "resolve_now" not in page
+    with translation.override("ru"):
+        assert core_messages.winners_text(["village", "werewolf"], "onuw") == "деревенская команда, команда оборотней"
+        assert core_messages.winners_text(["law", "joker"], "forum_mafia") == "Закон, Джокер"
+        assert core_messages.winners_text([], "onuw") == "никто"
 
 
 def test_the_checks_catch_leftovers():
