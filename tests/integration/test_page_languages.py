@@ -116,17 +116,19 @@ def world(master, make_user, spectator, card_collection):
         user.profile.save()
     game, phase = fm_night.db_night(master, users, title="Mill")
     fm_night.submit_orders(game, phase)
+    post = services.post_create(game=game, user=users[0], body="Hi1", comment="c1")  # its page and edit form
     signup_game = services.game_create(master=master, module="forum_mafia", title="Signups", rng_seed=3)
     services.game_open_signup(game=signup_game, actor=master)
     signup_create(game=signup_game, user=users[0], public_role="strongman", character_name="Hal", pledges=True)
-    return {"game": game, "signup_game": signup_game, "users": users, "master": master, "spectator": spectator}
+    return {"game": game, "signup_game": signup_game, "users": users, "master": master, "spectator": spectator,
+            "post": post}
 
 
-def _pages(game, signup_game, *, all_pages: bool) -> list[str]:
+def _pages(game, signup_game, post, *, all_pages: bool) -> list[str]:
     """The game's own pages; with ``all_pages`` also those that don't change with its stage."""
     pk = game.pk
     pages = ["/", f"/games/{pk}/", f"/games/{pk}/cards/", f"/games/{pk}/deck/", f"/games/{pk}/fm/rebuild/",
-             f"/games/{pk}/console/preview/"]
+             f"/games/{pk}/console/preview/", f"/games/{pk}/fm/veche/", f"/games/{pk}/posts/{post.pk}/edit/"]
     if all_pages:
         pages += [f"/games/{signup_game.pk}/", reverse("forum_mafia:signup", args=[signup_game.pk]),
                   "/games/new/", "/inbox/", "/accounts/profile/", "/accounts/login/", "/accounts/signup/",
@@ -144,9 +146,9 @@ def _check_all(world, stage: str, *, all_pages: bool = False) -> list[str]:
     for kind, user in _viewers(world).items():
         for language, leftovers in (("en", russian_leftovers), ("ru", english_leftovers)):
             client = client_for(user, language=language)
-            for url in _pages(world["game"], world["signup_game"], all_pages=all_pages):
+            for url in _pages(world["game"], world["signup_game"], world["post"], all_pages=all_pages):
                 response = client.get(url)
-                if response.status_code not in (200, 404) or "text/html" not in response["Content-Type"]:
+                if response.status_code not in (200, 403, 404) or "text/html" not in response["Content-Type"]:
                     continue
                 for leftover in leftovers(visible_text(response.content.decode())):
                     problems.append(f"{stage} {kind} {language} {url}: {leftover!r}")
