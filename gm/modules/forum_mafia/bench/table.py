@@ -1,5 +1,5 @@
 """A forum Mafia Night 1 where every player plays two cards — a Hand card and a Sleeve card, a mix of targeted
-damage, armour and recon — for the resolution integration tests and the benchmarks (``tests/bench/bench_fm.py``).
+damage, armour and recon — for the resolution integration tests and the benchmarks (``manage.py gm_bench``).
 
 Pure at import (no Django): :func:`players` and :func:`orders` describe the table and the orders; :func:`engine_night`
 builds the engine's own input (for the pure benchmark); :func:`db_night` sets a real game up through the master's
