@@ -55,7 +55,7 @@ def goals_missed(figures: dict) -> list[str]:
 
 
 class Command(BaseCommand):
-    help = "Forum Mafia benchmarks on a scratch PostgreSQL database (engine, resolution, page, orders, deadlines, memory)."
+    help = "Forum Mafia benchmarks on a scratch PostgreSQL database (engine, resolution, page, orders, deadlines, RSS)."
 
     def add_arguments(self, parser):
         parser.add_argument("--json", action="store_true", dest="as_json", help="print one JSON object")
