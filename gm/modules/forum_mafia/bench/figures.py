@@ -48,12 +48,13 @@ class Sizes:
     lateness_window_s: float
     rss_resolutions: int
     rss_games: int
+    think_s: float
 
 
 FULL = Sizes(engine_runs=300, resolution_phases=30, page_phases=20, page_runs=15, clients=50, requests_per_client=10,
-             lateness_games=500, lateness_window_s=60, rss_resolutions=1000, rss_games=10)
+             lateness_games=500, lateness_window_s=60, rss_resolutions=1000, rss_games=10, think_s=1.0)
 QUICK = Sizes(engine_runs=20, resolution_phases=2, page_phases=20, page_runs=2, clients=4, requests_per_client=2,
-              lateness_games=6, lateness_window_s=2, rss_resolutions=10, rss_games=2)
+              lateness_games=6, lateness_window_s=2, rss_resolutions=10, rss_games=2, think_s=0.05)
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -267,25 +268,28 @@ def wait_http(port: int, process, *, timeout: float = 60) -> None:
 # -- 4. order submit latency ----------------------------------------------------------------------------------
 
 
-def order_submit(people: People, procs, *, clients: int, requests_per_client: int,
+def order_submit(people: People, procs, *, clients: int, requests_per_client: int, think_s: float = 1.0,
                  gunicorn_workers: int = 3) -> dict[str, float]:
-    """``POST /api/games/<id>/orders/`` latency: gunicorn with ``gunicorn_workers`` sync workers on a free
-    loopback port, ``clients`` threads each logged in as a different player (a session cookie and a CSRF token,
-    as a browser has) sending its Night order ``requests_per_client`` times, all starting together; milliseconds.
-    Every answer must be 201 (a failure is counted in ``errors``, its time is still a sample)."""
-    from gm.core.models import Phase
+    """``POST /api/games/<id>/orders/`` latency in milliseconds: gunicorn with ``gunicorn_workers`` sync workers on a
+    free loopback port, ``clients`` threads each logged in as a different player (a session cookie and a CSRF
+    token, as a browser has) sending his Night order. After one unmeasured request each (the workers' first
+    requests load the code), two runs:
 
+    * ``paced`` — all clients at once, each sending ``requests_per_client`` orders with a random pause of 0 to
+      2 × ``think_s`` seconds before each (players who change their orders now and then);
+    * ``burst`` — all clients at once, each sending ``requests_per_client`` orders back to back (the server saturated:
+      the figure is mostly waiting in gunicorn's queue).
+
+    Every answer must be 201 (a failure is counted in ``errors``; its time is still a sample)."""
     seats = []
     with no_publish():
         for g in range(math.ceil(clients / 16)):
             users = people.users(16)
-            game, phase = table.db_night(people.master, users, title=f"bench orders {g}")
+            game, _phase = table.db_night(people.master, users, title=f"bench orders {g}")
             given = table.orders([s.pk for s in game.seats.order_by("position")])
             for seat in game.seats.select_related("user").order_by("position"):
                 seats.append((game.pk, seat.user, given[seat.pk]))
     seats = seats[:clients]
-    if Phase.objects.filter(game_id__in={g for g, _u, _o in seats}, status=Phase.Status.OPEN).count() == 0:
-        raise RuntimeError("no open phase to order in")
     csrf = secrets.token_hex(16)  # an unmasked 32-character secret: the cookie and the header carry the same value
     jobs = [(game_id, login_session(user), payload) for game_id, user, payload in seats]
 
@@ -293,44 +297,60 @@ def order_submit(people: People, procs, *, clients: int, requests_per_client: in
     server = procs.spawn("gunicorn", ["-m", "gunicorn", "gm.wsgi:application", "--workers", str(gunicorn_workers),
                                       "--bind", f"127.0.0.1:{port}", "--access-logfile", "-"])
     wait_http(port, server)
-    samples: list[float] = []
     errors: list[str] = []
     lock = threading.Lock()
-    start = threading.Barrier(len(jobs))
 
-    def client(game_id: int, session_key: str, payload: dict) -> None:
-        body = json.dumps({"payload": payload})
-        headers = {"Content-Type": "application/json", "X-CSRFToken": csrf,
-                   "Cookie": f"{settings.SESSION_COOKIE_NAME}={session_key}; {settings.CSRF_COOKIE_NAME}={csrf}"}
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        start.wait()
-        for _ in range(requests_per_client):
-            started = time.perf_counter()
-            try:
-                conn.request("POST", f"/api/games/{game_id}/orders/", body=body, headers=headers)
-                response = conn.getresponse()
-                text = response.read()
-                status = response.status
-            except OSError as exc:
-                conn.close()
-                status, text = 0, str(exc).encode()
-            elapsed = (time.perf_counter() - started) * 1e3
+    def submit(conn: http.client.HTTPConnection, path: str, body: str, headers: dict) -> float:
+        started = time.perf_counter()
+        try:
+            conn.request("POST", path, body=body, headers=headers)
+            response = conn.getresponse()
+            text, status = response.read(), response.status
+        except OSError as exc:
+            conn.close()
+            text, status = str(exc).encode(), 0
+        elapsed = (time.perf_counter() - started) * 1e3
+        if status != 201:
             with lock:
-                samples.append(elapsed)
-                if status != 201:
-                    errors.append(f"{status}: {text[:200]!r}")
-        conn.close()
+                errors.append(f"{status}: {text[:200]!r}")
+        return elapsed
 
-    threads = [threading.Thread(target=client, args=job) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    server.stop()
+    def run(*, warm: bool, pause_s: float) -> list[float]:
+        samples: list[float] = []
+        start = threading.Barrier(len(jobs))
+
+        def client(index: int, game_id: int, session_key: str, payload: dict) -> None:
+            rng = random.Random(index)
+            path, body = f"/api/games/{game_id}/orders/", json.dumps({"payload": payload})
+            headers = {"Content-Type": "application/json", "X-CSRFToken": csrf,
+                       "Cookie": f"{settings.SESSION_COOKIE_NAME}={session_key}; {settings.CSRF_COOKIE_NAME}={csrf}"}
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            start.wait()
+            for _ in range(1 if warm else requests_per_client):
+                if pause_s:
+                    time.sleep(rng.uniform(0, 2 * pause_s))  # a player's pause, not a wait for a condition
+                elapsed = submit(conn, path, body, headers)
+                with lock:
+                    samples.append(elapsed)
+            conn.close()
+
+        threads = [threading.Thread(target=client, args=(i, *job)) for i, job in enumerate(jobs)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return samples
+
+    try:
+        run(warm=True, pause_s=0)
+        paced = run(warm=False, pause_s=think_s)
+        burst = run(warm=False, pause_s=0)
+    finally:
+        server.stop()
     if errors:
         logging.getLogger("gm.bench").warning("order submit errors: %s (first: %s)", len(errors), errors[0])
-    return {"p95": percentile(samples, 0.95), "median": statistics.median(samples), "requests": len(samples),
-            "errors": len(errors)}
+    return {"p95": percentile(paced, 0.95), "median": statistics.median(paced), "requests": len(paced) + len(burst),
+            "burst_p95": percentile(burst, 0.95), "burst_median": statistics.median(burst), "errors": len(errors)}
 
 
 # -- 5. deadline lateness -------------------------------------------------------------------------------------
@@ -446,8 +466,10 @@ def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda tex
         out |= {f"game_page_queries_{viewer}": figures["queries"], f"game_page_ms_median_{viewer}": figures["median"]}
 
     progress(f"order submit, {sizes.clients} clients against gunicorn")
-    orders = order_submit(people, procs, clients=sizes.clients, requests_per_client=sizes.requests_per_client)
+    orders = order_submit(people, procs, clients=sizes.clients, requests_per_client=sizes.requests_per_client,
+                          think_s=sizes.think_s)
     out |= {"order_submit_p95_ms": orders["p95"], "order_submit_median_ms": orders["median"],
+            "order_submit_burst_p95_ms": orders["burst_p95"], "order_submit_burst_median_ms": orders["burst_median"],
             "order_submit_requests": orders["requests"], "order_submit_errors": orders["errors"]}
 
     progress(f"deadline lateness, {sizes.lateness_games} games, 2 workers + beat")

@@ -6,7 +6,8 @@ Figures (medians and p95 over repeated runs; see :mod:`gm.modules.forum_mafia.be
 * a whole resolution (``services.phase_resolve``: lock, load, engine, write, open the next phase, COMMIT) with 16
   and 6 players, and its query count;
 * the game page for a player, the master and a spectator of a 16-player game after 20 phases: queries and time;
-* order submit latency: 50 logged-in clients (threads) against gunicorn with 3 workers on a free loopback port;
+* order submit latency: 50 logged-in clients (threads) against gunicorn with 3 workers on a free loopback port,
+  paced (each pauses 0–2 s before each order) and in a burst (back to back: the server saturated);
 * deadline lateness ``resolved_at − deadline``: 500 games due within one minute, 2 Celery workers + beat;
 * the resident memory of a worker process after 1,000 resolutions.
 
