@@ -65,7 +65,18 @@ def _violation_errors(exc: RuleViolation) -> dict[str, list[str]]:
 
 def can_host(user) -> bool:
     """Staff, or users granted the ``core.host_game`` permission, may create and master games."""
-    return bool(user and user.is_authenticated and (user.is_staff or user.has_perm("core.host_game")))
+    if not (user and user.is_authenticated):
+        return False
+    if user.is_staff:
+        return True
+    # ModelBackend's own rule (an active user with the permission, directly or through a group, or an active
+    # superuser; our other backend, allauth's, inherits it) in one query: ``has_perm`` loads all the user's and
+    # all his groups' permissions in two, on every page (the "New game" link).
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.with_perm(
+        "core.host_game", backend="django.contrib.auth.backends.ModelBackend"
+    ).filter(pk=user.pk).exists()
 
 
 def _require_master(game: Game, actor) -> None:
