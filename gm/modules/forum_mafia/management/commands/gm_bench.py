@@ -17,8 +17,9 @@ processes too, on a Celery queue of their own) and drops it at the end. It refus
 PostgreSQL. The full run takes a few minutes; ``--quick`` runs every part with tiny sizes (seconds; the test suite
 uses it). Timings depend on the machine and its load: compare figures taken on the same machine.
 
-Exit status 0 with the figures on stdout (``--json``: one JSON object whose values are all numbers); 2 with a
-message on stderr when the database is not PostgreSQL or the broker is in-memory.
+Exit status 0 with the figures on stdout (``--json``: one JSON object whose values are all numbers); 1 when a part
+fails (the message and the tails of the child processes' logs on stderr; the scratch database is dropped all the
+same); 2 with a message on stderr when the database is not PostgreSQL or the broker is in-memory (nothing is run).
 """
 from __future__ import annotations
 
