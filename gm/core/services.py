@@ -426,12 +426,16 @@ def order_submit(*, phase: Phase, user, payload: Any, clock: Clock = timezone.no
     with transaction.atomic():
         phase = Phase.objects.select_for_update().select_related("game").get(pk=phase.pk)
         now = clock()
-        seat.refresh_from_db()
+        # Every seat, read under the phase lock: the validation needs them all, and the caller's is among them.
+        rows = list(Seat.objects.filter(game_id=phase.game_id).order_by("position"))
+        seat = next((s for s in rows if s.pk == seat.pk), None)
+        if seat is None:
+            raise ServiceError(_("You have no seat in this game."), code="forbidden")
         _check_phase_accepts(phase, seat, now)
         module = phase.game.game_module
         info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
         try:
-            seats = [seat_info(s) for s in Seat.objects.filter(game_id=phase.game_id).order_by("position")]
+            seats = [seat_info(s) for s in rows]
             clean = module.validate_order(state=phase.game.state, phase=info, seat=seat_info(seat), payload=payload,
                                           seats=seats)
         except RuleViolation as exc:
