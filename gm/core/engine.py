@@ -10,6 +10,7 @@ simultaneous phases, ordered extra steps, turn-based play with reaction windows,
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -210,6 +211,9 @@ class GameModule:
     #: Keys of the game state that never change after the start (forum Mafia's card collection snapshot): the core
     #: keeps them once, on the game, and leaves them out of every phase snapshot and stored result.
     constant_state_keys: tuple[str, ...] = ()
+    #: Phase kinds whose orders are public while they are given (ONUW's open day vote, ON-15): the visibility layer
+    #: shows every seat's orders of such phases to every viewer. Default: none, orders are secret.
+    public_order_kinds: tuple[str, ...] = ()
 
     # -- pure engine hooks -------------------------------------------------------------------------------
     def validate_options(self, options: Mapping[str, Any]) -> dict:
@@ -308,6 +312,20 @@ class GameModule:
         ``game`` is the Django model, ``viewer`` a ``gm.core.visibility.Viewer``; whatever it returns must
         already respect what that viewer may see). Default: nothing."""
         return {}
+
+    def seat_facts(self, data: Mapping[str, Any], *, secret: bool) -> list[tuple[str, str]]:
+        """Shell hook: one seat's data as ``(label, text)`` pairs in the active language, for the seats table and
+        the full reveal after the game. ``secret=False``: ``data`` is the public part (:meth:`public_seat_data`);
+        ``secret=True``: the whole seat data, shown only where ``gm.core.visibility`` lets the viewer read it.
+        Default: each key with its value as text."""
+        return [(str(k), str(v)) for k, v in data.items()]
+
+    def order_lines(self, *, payload: Mapping[str, Any], seat_data: Mapping[str, Any],
+                    seat_names: Mapping[int, str]) -> list[str]:
+        """Shell hook: one stored order version (not a withdrawal) as sentences in the active language, for the
+        full reveal after the game. ``seat_data`` is the ordering seat's data when the order was resolved (to name
+        its cards); ``seat_names`` maps seat ids to character names. Default: the payload as JSON."""
+        return [json.dumps(payload, ensure_ascii=False, sort_keys=True)]
 
     # -- rendering helpers (pure given the active language) ------------------------------------------
     def phase_label(self, kind: str, number: int) -> str:

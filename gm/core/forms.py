@@ -129,3 +129,14 @@ class ReasonForm(forms.Form):
 
 class ExtendForm(ReasonForm):
     minutes = forms.IntegerField(label=_("Extend by (minutes)"), min_value=1, max_value=60 * 24 * 30)
+
+
+class LobbyFilterForm(forms.Form):
+    """The lobby's filter (a GET form): ``module`` — one registered game's slug, or empty for every game."""
+
+    module = forms.ChoiceField(label=_("Game"), required=False, choices=())
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["module"].choices = [("", _("All games")), *registry.choices()]
+        self.fields["module"].widget.attrs["id"] = "lobby-module"

@@ -127,15 +127,18 @@ def log_entries(viewer: Viewer) -> QuerySet[LogEntry]:
 
 
 def orders(viewer: Viewer, phase: Phase | None = None) -> QuerySet[Order]:
-    """Order versions the viewer may read: his own seat's (players), all (master, or after the game)."""
+    """Order versions the viewer may read: his own seat's (players), all (master, or after the game), and everyone's
+    in the phase kinds the module declares public (``GameModule.public_order_kinds``, e.g. an open vote)."""
     qs = Order.objects.filter(phase__game=viewer.game).select_related("seat", "phase").defer(*_HEAVY_PHASE)
     if phase is not None:
         qs = qs.filter(phase=phase)
     if viewer.sees_everything:
         return qs
+    public = viewer.game.game_module.public_order_kinds
+    visible = Q(phase__kind__in=public) if public else Q(pk__in=[])
     if viewer.seat is not None:
-        return qs.filter(seat=viewer.seat)
-    return qs.none()
+        visible |= Q(seat=viewer.seat)
+    return qs.filter(visible)
 
 
 def audit_entries(viewer: Viewer) -> QuerySet[AuditEntry]:
@@ -327,3 +330,25 @@ def entry_recipients(entry: LogEntry) -> list:
     game = entry.game
     users = [game.master] + [s.user for s in game.seats.select_related("user") if s.user is not None]
     return [u for u in users if may_see_entry(viewer_for(u, game), entry)]
+
+
+def lobby_games(user, *, module: str | None = None) -> list[Game]:
+    """The games of the lobby for ``user`` (:func:`visible_games`, of ``module`` when given, newest first), each
+    with ``lobby_seats`` (its seats in ring order: public names and whether alive) and ``current_phase`` (the
+    unresolved phase, or ``None``), in a number of queries that does not grow with the number of games."""
+    from django.db.models import Prefetch
+
+    seats = Prefetch("seats", to_attr="lobby_seats",
+                     queryset=Seat.objects.only("id", "game_id", "display_name", "alive", "position")
+                     .order_by("position"))
+    qs = visible_games(user).select_related("master__profile").prefetch_related(seats)
+    if module:
+        qs = qs.filter(module=module)
+    games = list(qs)
+    current = {p.game_id: p for p in Phase.objects.filter(game__in=[g.pk for g in games])
+               .exclude(status=Phase.Status.RESOLVED)}
+    for game in games:
+        game.current_phase = current.get(game.pk)
+        if game.current_phase is not None:
+            game.current_phase.game = game  # its label needs the module: don't query the game again
+    return games

@@ -430,6 +430,61 @@ class ForumMafiaModule(GameModule):
             public["public_role"] = data["public_role"]
         return public
 
+    def seat_facts(self, data, *, secret):
+        """The seats table and the full reveal: publicly the claimed role and the Hand count (FM-2, FM-5.1); the
+        secret part (FM-3, FM-4) — secret role and faction, colours, Hand (in order), Sleeve, deck (top first, when
+        the viewer may see its order) or its count, discard pile, and the deck as built."""
+        if not secret:
+            facts = []
+            if data.get("public_role"):
+                facts.append((gettext("Public role"), public_role_name(data["public_role"])))
+            if "hand_count" in data:
+                facts.append((gettext("Cards in Hand"), str(data["hand_count"])))
+            return facts
+        facts = []
+        role = data.get("secret_role")
+        if role:
+            faction = data.get("faction")
+            text = secret_role_name(role)
+            if faction:
+                text += f" ({gettext(FACTION_NAMES.get(faction, faction))})"
+            facts.append((gettext("Secret role"), text))
+        if role == "joker" and data.get("joker_colours"):
+            facts.append((gettext("Colours"), ", ".join(gettext(COLOUR_NAMES[c]) for c in data["joker_colours"]
+                                                         if c in COLOUR_NAMES)))
+        cards = data.get("cards")
+        if isinstance(cards, Mapping):
+            def names(key: str) -> str:
+                return ", ".join(card_name(c.get("kind", "")) for c in cards.get(key) or []
+                                 if isinstance(c, Mapping)) or "—"
+
+            facts.append((gettext("Hand"), names("hand")))
+            facts.append((gettext("Sleeve"), names("sleeve")))
+            if "deck" in cards:
+                facts.append((gettext("Deck (top first)"), names("deck")))
+            elif "deck_count" in cards:
+                facts.append((gettext("Cards in the deck"), str(cards["deck_count"])))
+            facts.append((gettext("Discard pile"), names("discard")))
+        built = [e.get("kind", "") for e in data.get("deck_list") or [] if isinstance(e, Mapping)]
+        if built:  # FM-4: the deck as submitted (all there is while the decks are being built)
+            counts: dict[str, int] = {}
+            for kind in built:
+                counts[kind] = counts.get(kind, 0) + 1
+            facts.append((gettext("Deck as built"), ", ".join(
+                card_name(k) + (f" × {n}" if n > 1 else "") for k, n in sorted(counts.items(),
+                                                                            key=lambda kn: card_name(kn[0])))))
+        return facts
+
+    def order_lines(self, *, payload, seat_data, seat_names):
+        """An order version in words (card, slot, targets, abilities, the Veche vote): see
+        :func:`.order_views.describe_order`; card ids are named from ``seat_data``'s containers."""
+        from .order_views import describe_order
+
+        cards = seat_data.get("cards") if isinstance(seat_data, Mapping) else None
+        uids = {c["uid"]: c.get("kind", "") for key in ("hand", "sleeve", "deck", "discard")
+                for c in ((cards or {}).get(key) or []) if isinstance(c, Mapping) and "uid" in c}
+        return describe_order(payload, cards=uids, name=card_name, seat_names=seat_names)
+
     # -- the game thread (FM-9) ---------------------------------------------------------------------------------
     def may_post(self, seat_data, alive):
         """FM-9.7: the living post; a dead ``avenger`` too (FM-8). See :func:`.thread_rules.may_post`."""

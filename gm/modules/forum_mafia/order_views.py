@@ -451,8 +451,10 @@ def resolution_trace(viewer: visibility.Viewer) -> list[dict]:
 
 def private_results(viewer: visibility.Viewer) -> list[dict]:
     """What the viewer's own seat was told, per phase, newest first: his seat's entries and his groups' (e.g. the
-    Mafia's), each as ``{"text", "group"}``. Empty without a seat; never another seat's entries, even after the
-    game (when the visibility layer would show them)."""
+    Mafia's), each as ``{"text", "group"}``, and ``order``: the order of his that counted in that phase (FM-5.6: its
+    last version) in words, or ``None`` — for resolved phases only (the open phase's order is on the order form).
+    Empty without a seat; never another seat's entries or orders, even after the game (when the visibility layer
+    would show them)."""
     seat = viewer.seat
     if seat is None:
         return []
@@ -465,10 +467,29 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
     for entry in entries:
         key = entry.phase_id or 0
         if not phases or phases[-1]["key"] != key:
-            phases.append({"key": key, "label": _phase_label(entry.phase, viewer.game), "entries": []})
+            phases.append({"key": key, "label": _phase_label(entry.phase, viewer.game), "entries": [],
+                           "ordinal": entry.phase.ordinal if entry.phase else -1, "order": None})
         phases[-1]["entries"].append({"text": entry.text(), "group": entry.group})
+    by_key = {p["key"]: p for p in phases}
+    last: dict[int, Order] = {}
+    for order in (visibility.orders(viewer).filter(seat=seat, phase__status=Phase.Status.RESOLVED)
+                  .order_by("phase__ordinal", "version")):
+        last[order.phase_id] = order
+    names = dict(viewer.game.seats.values_list("pk", "display_name"))
+    module = viewer.game.game_module
+    for phase_id, order in last.items():
+        if order.payload is None:
+            continue
+        group = by_key.get(phase_id)
+        if group is None:
+            group = by_key[phase_id] = {"key": phase_id, "label": _phase_label(order.phase, viewer.game),
+                                        "entries": [], "ordinal": order.phase.ordinal, "order": None}
+            phases.append(group)
+        snapshot = {s.get("id"): s.get("data") or {} for s in (order.phase.state or {}).get("seats", [])}
+        group["order"] = {"version": order.version, "lines": module.order_lines(
+            payload=order.payload, seat_data=snapshot.get(seat.pk) or seat.data, seat_names=names)}
     # Where entries without a phase (the deal, before Night 1) sort depends on the database: put them last.
-    return [p for p in phases if p["key"]] + [p for p in phases if not p["key"]]
+    return sorted(phases, key=lambda p: (not p["key"], -p["ordinal"]))
 
 
 # == pages ==========================================================================================================
