@@ -475,8 +475,11 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
     for order in (visibility.orders(viewer).filter(seat=seat, phase__status=Phase.Status.RESOLVED)
                   .order_by("phase__ordinal", "version")):
         last[order.phase_id] = order
-    names = dict(viewer.game.seats.values_list("pk", "display_name"))
+    names = page_memo.seat_names(viewer.game)
     module = viewer.game.game_module
+    # The seats as each phase was resolved (its stored input): one query for them all, not one per phase.
+    wanted = [phase_id for phase_id, order in last.items() if order.payload is not None]
+    snapshots = dict(Phase.objects.filter(pk__in=wanted).values_list("pk", "state__seats")) if wanted else {}
     for phase_id, order in last.items():
         if order.payload is None:
             continue
@@ -485,7 +488,7 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
             group = by_key[phase_id] = {"key": phase_id, "label": _phase_label(order.phase, viewer.game),
                                         "entries": [], "ordinal": order.phase.ordinal, "order": None}
             phases.append(group)
-        snapshot = {s.get("id"): s.get("data") or {} for s in (order.phase.state or {}).get("seats", [])}
+        snapshot = {s.get("id"): s.get("data") or {} for s in snapshots.get(phase_id) or []}
         group["order"] = {"version": order.version, "lines": module.order_lines(
             payload=order.payload, seat_data=snapshot.get(seat.pk) or seat.data, seat_names=names)}
     # Where entries without a phase (the deal, before Night 1) sort depends on the database: put them last.
