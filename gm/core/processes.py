@@ -175,6 +175,70 @@ class CeleryProcesses:
 
 
 
+# -- broker (Redis) ---------------------------------------------------------------------------------------------
+
+
+def queue_keys(queue: str) -> list[str]:
+    """The Redis list keys kombu uses for ``queue`` (one per priority step)."""
+    from kombu.transport.redis import PRIORITY_STEPS, Channel
+
+    return [queue] + [f"{queue}{Channel.sep}{step}" for step in PRIORITY_STEPS if step]
+
+
+def redis_client():
+    """A client of the Redis database the Celery broker URL names."""
+    import redis
+
+    return redis.Redis.from_url(settings.CELERY_BROKER_URL)
+
+
+def queue_length(queue: str) -> int:
+    """How many messages wait in ``queue`` (Redis broker)."""
+    client = redis_client()
+    try:
+        return sum(client.llen(key) for key in queue_keys(queue))
+    finally:
+        client.close()
+
+
+def purge_queue(queue: str) -> int:
+    """Delete every waiting message of ``queue``, and the unacknowledged copies that killed or stopped workers
+    left in kombu's ``unacked`` hash for it (so no later consumer of this Redis database restores them)."""
+    import json
+
+    client = redis_client()
+    try:
+        waiting = sum(client.llen(key) for key in queue_keys(queue))
+        client.delete(*queue_keys(queue))
+        stale = []
+        for tag, raw in client.hscan_iter("unacked"):
+            try:
+                _message, _exchange, routing_key = json.loads(raw)
+            except (ValueError, TypeError):
+                continue
+            if routing_key == queue:
+                stale.append(tag)
+        if stale:
+            client.hdel("unacked", *stale)
+            client.zrem("unacked_index", *stale)
+        return waiting
+    finally:
+        client.close()
+
+
+def forget_queue(queue: str) -> None:
+    """When done with ``queue`` (Redis broker): purge it and drop the exchange binding tables kombu keeps for it."""
+    from kombu.transport.redis import Channel
+
+    purge_queue(queue)
+    client = redis_client()
+    try:
+        client.delete(Channel.keyprefix_queue % queue, Channel.keyprefix_binding_permanent % queue)
+    finally:
+        client.close()
+
+
+
 def database_url(alias: str = "default") -> str:
     """``DATABASE_URL`` of the database this process is connected to (after a test or scratch database was swapped
     in), for the child processes."""

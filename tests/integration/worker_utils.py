@@ -12,7 +12,17 @@ from pathlib import Path
 from typing import Any
 
 # Moved to gm.core.processes (manage.py gm_bench uses them too); re-exported for the worker tests.
-from gm.core.processes import CeleryProcess, CeleryProcesses, database_url, wait_until  # noqa: F401
+from gm.core.processes import (  # noqa: F401
+    CeleryProcess,
+    CeleryProcesses,
+    database_url,
+    forget_queue,
+    purge_queue,
+    queue_keys,
+    queue_length,
+    redis_client,
+    wait_until,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 #: One queue per pytest session, so parallel sessions (and a developer's own worker) never share messages.
@@ -46,68 +56,6 @@ def psycopg_params() -> dict[str, Any]:
     params = {"dbname": sd["NAME"], "user": sd.get("USER") or None, "password": sd.get("PASSWORD") or None,
               "host": sd.get("HOST") or None, "port": sd.get("PORT") or None}
     return {k: v for k, v in params.items() if v is not None}
-
-
-# -- broker ---------------------------------------------------------------------------------------------
-
-
-def queue_keys(queue: str) -> list[str]:
-    """The Redis list keys kombu uses for ``queue`` (one per priority step)."""
-    from kombu.transport.redis import PRIORITY_STEPS, Channel
-
-    return [queue] + [f"{queue}{Channel.sep}{step}" for step in PRIORITY_STEPS if step]
-
-
-def redis_client():
-    import redis
-    from django.conf import settings
-
-    return redis.Redis.from_url(settings.CELERY_BROKER_URL)
-
-
-def queue_length(queue: str) -> int:
-    client = redis_client()
-    try:
-        return sum(client.llen(key) for key in queue_keys(queue))
-    finally:
-        client.close()
-
-
-def purge_queue(queue: str) -> int:
-    """Delete every waiting message of ``queue``, and the unacknowledged copies that killed or stopped workers
-    left in kombu's ``unacked`` hash for it (so no later consumer of this Redis database restores them)."""
-    import json
-
-    client = redis_client()
-    try:
-        waiting = sum(client.llen(key) for key in queue_keys(queue))
-        client.delete(*queue_keys(queue))
-        stale = []
-        for tag, raw in client.hscan_iter("unacked"):
-            try:
-                _message, _exchange, routing_key = json.loads(raw)
-            except (ValueError, TypeError):
-                continue
-            if routing_key == queue:
-                stale.append(tag)
-        if stale:
-            client.hdel("unacked", *stale)
-            client.zrem("unacked_index", *stale)
-        return waiting
-    finally:
-        client.close()
-
-
-def forget_queue(queue: str) -> None:
-    """At the end of the session: purge ``queue`` and drop the exchange binding tables kombu keeps for it."""
-    from kombu.transport.redis import Channel
-
-    purge_queue(queue)
-    client = redis_client()
-    try:
-        client.delete(Channel.keyprefix_queue % queue, Channel.keyprefix_binding_permanent % queue)
-    finally:
-        client.close()
 
 
 # -- processes ------------------------------------------------------------------------------------------

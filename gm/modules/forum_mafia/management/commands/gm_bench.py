@@ -130,9 +130,16 @@ class Command(BaseCommand):
 
 
 def _forget_queue(app, queue: str) -> None:
-    """Drop the run's queue and whatever waits in it (deadline tasks of the scratch games)."""
+    """Drop the run's queue and whatever still waits in it or in the broker's unacknowledged set (the deadline
+    tasks of the scratch games the stopped workers held)."""
+    from gm.core.processes import forget_queue
+
     try:
-        with app.connection_for_write() as conn:
-            conn.default_channel.queue_delete(queue)
+        if str(settings.CELERY_BROKER_URL).startswith(("redis", "rediss")):
+            forget_queue(queue)
+        else:
+            with app.connection_for_write() as conn:
+                conn.default_channel.queue_purge(queue)
+                conn.default_channel.queue_delete(queue)
     except Exception as exc:  # noqa: BLE001 - a leftover queue is harmless; the figures are already taken
         logging.getLogger("gm.bench").warning("could not delete the queue %s: %s", queue, exc)
