@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from . import messages as core_messages
-from . import services, spectator, visibility
+from . import page_memo, services, spectator, visibility
 from .console import console_context
 from .forms import ExtendForm, GameCreateForm, JoinForm, LobbyFilterForm, OrderForm, PostEditForm, PostForm, ReasonForm
 from .models import Game, Phase, Post
@@ -88,10 +88,15 @@ def game_detail(request, pk: int):
     """The game page: seats, the open phase and its deadline, the viewer's controls, the visible log, the
     thread (``?page=N``, the last page by default; ``?quote=<post id>`` fills the reply box with that post quoted),
     and for the master the console (overdue flag, interventions, audit log)."""
+    with page_memo.reading():  # the page writes nothing: its panels share one load of the seats and phases
+        return _game_page(request, pk)
+
+
+def _game_page(request, pk: int):
     game = _game_for(request, pk)
     viewer = visibility.viewer_for(request.user, game)
-    phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
-    my_orders = list(visibility.orders(viewer, phase).filter(seat=viewer.seat)) if phase and viewer.seat else []
+    phase = page_memo.unresolved_phase(game)
+    my_orders = page_memo.own_orders(viewer, phase) if phase and viewer.seat else []
     module = game.game_module
     seats = visibility.seats(viewer)
     context = {

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from . import page_memo
 from .engine import SeatInfo, ViewerInfo
 from .models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Post, PostPrivate, PostRevision, Seat
 
@@ -58,7 +59,7 @@ def viewer_for(user, game: Game) -> Viewer:
         return Viewer(game=game, kind=ANONYMOUS)
     if user.pk == game.master_id or user.is_superuser:
         return Viewer(game=game, kind=MASTER, user=user)
-    seat = Seat.objects.filter(game=game, user=user).first()
+    seat = page_memo.seat_of(game, user)
     if seat is None:
         return Viewer(game=game, kind=SPECTATOR, user=user)
     return Viewer(game=game, kind=PLAYER if seat.alive else DEAD_PLAYER, user=user, seat=seat)
@@ -75,7 +76,10 @@ def visible_games(user) -> QuerySet[Game]:
 
 
 def can_see_game(user, game: Game) -> bool:
-    return visible_games(user).filter(pk=game.pk).exists()
+    """Whether ``user`` may see ``game`` (the rule of :func:`visible_games`, checked on the loaded row)."""
+    if game.status != Game.Status.DRAFT:
+        return True
+    return user is not None and user.is_authenticated and (user.is_superuser or game.master_id == user.pk)
 
 
 def game_or_404(user, pk, *, module: str | None = None, uses_cards: bool = False) -> Game:
@@ -84,7 +88,7 @@ def game_or_404(user, pk, *, module: str | None = None, uses_cards: bool = False
     from django.http import Http404
     from django.utils.translation import gettext as _
 
-    game = Game.objects.select_related("master").filter(pk=pk).first()
+    game = Game.objects.select_related("master__profile").filter(pk=pk).first()
     if (game is None or not can_see_game(user, game) or (module is not None and game.module != module)
             or (uses_cards and not getattr(game.game_module, "uses_cards", False))):
         raise Http404(_("No such game."))
@@ -100,10 +104,18 @@ def game_options(user, game: Game) -> dict:
     return game.game_module.public_options(game.options)
 
 
+#: Large JSON columns of the rows the selectors below join: the game state (it holds the card collection) and a
+#: phase's stored input and result. Entries, orders and posts need their game's module and their phase's label,
+#: never these, and decoding them once per joined row cost most of the game page's time (deferred: still loaded
+#: if something does read them).
+_HEAVY_GAME = ("game__state",)
+_HEAVY_PHASE = ("phase__state", "phase__result")
+
+
 def log_entries(viewer: Viewer) -> QuerySet[LogEntry]:
     """The log entries of the viewer's game he may read, oldest first: public ones; his seat's and his
     groups' (players, living or dead); everything for the master or after the game."""
-    qs = LogEntry.objects.filter(game=viewer.game).select_related("phase", "game")
+    qs = LogEntry.objects.filter(game=viewer.game).select_related("phase", "game").defer(*_HEAVY_GAME, *_HEAVY_PHASE)
     if viewer.sees_everything:
         return qs
     visible = Q(visibility=LogEntry.Visibility.PUBLIC)
@@ -117,7 +129,7 @@ def log_entries(viewer: Viewer) -> QuerySet[LogEntry]:
 def orders(viewer: Viewer, phase: Phase | None = None) -> QuerySet[Order]:
     """Order versions the viewer may read: his own seat's (players), all (master, or after the game), and everyone's
     in the phase kinds the module declares public (``GameModule.public_order_kinds``, e.g. an open vote)."""
-    qs = Order.objects.filter(phase__game=viewer.game).select_related("seat", "phase")
+    qs = Order.objects.filter(phase__game=viewer.game).select_related("seat", "phase").defer(*_HEAVY_PHASE)
     if phase is not None:
         qs = qs.filter(phase=phase)
     if viewer.sees_everything:
@@ -131,7 +143,8 @@ def orders(viewer: Viewer, phase: Phase | None = None) -> QuerySet[Order]:
 
 def audit_entries(viewer: Viewer) -> QuerySet[AuditEntry]:
     """The master's audit log: the master only (also after the game: it holds his notes)."""
-    qs = AuditEntry.objects.filter(game=viewer.game).select_related("actor", "phase", "game")
+    qs = AuditEntry.objects.filter(game=viewer.game).select_related("actor", "phase", "game").defer(
+        *_HEAVY_GAME, *_HEAVY_PHASE)
     return qs if viewer.is_master else qs.none()
 
 
@@ -141,7 +154,7 @@ def posts(viewer: Viewer) -> QuerySet[Post]:
     Only the public part of each post is on these rows; the private part of a post (FM-9.2) lives in
     :class:`PostPrivate` and is read per viewer by :func:`thread_items` — show posts through it, never by
     following ``post.private`` yourself."""
-    return Post.objects.filter(game=viewer.game).select_related("author__profile", "seat", "phase")
+    return Post.objects.filter(game=viewer.game).select_related("author__profile", "seat", "phase").defer(*_HEAVY_PHASE)
 
 
 def private_message_posts(viewer: Viewer, *, limit: int = 20) -> list[Post]:
@@ -287,7 +300,7 @@ def seat_projection(viewer: Viewer, seat: Seat) -> dict:
 
 def seats(viewer: Viewer) -> list[dict]:
     """Every seat of the game projected for ``viewer`` (ring order)."""
-    return [seat_projection(viewer, s) for s in viewer.game.seats.order_by("position")]
+    return [seat_projection(viewer, s) for s in page_memo.seats(viewer.game)]
 
 
 def phase_actors(viewer: Viewer, phase: Phase) -> list[int] | None:
@@ -304,7 +317,7 @@ def game_state(viewer: Viewer) -> dict:
     game = viewer.game
     seat_infos = [
         SeatInfo(id=s.pk, name=s.display_name, position=s.position, alive=s.alive, data=s.data)
-        for s in game.seats.order_by("position")
+        for s in page_memo.seats(game)
     ]
     return game.game_module.view(state=game.state, seats=seat_infos, viewer=viewer.info())
 

@@ -34,7 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
 
-from gm.core import visibility
+from gm.core import page_memo, visibility
 from gm.core.engine import PhaseInfo
 from gm.core.models import Game, Phase, Post, Seat
 from gm.core.services import Clock, ServiceError, seat_info
@@ -207,7 +207,7 @@ def post_notes(viewer: visibility.Viewer, posts: Iterable[Post]) -> dict[int, li
             or (viewer.seat is not None and p.seat_id == viewer.seat.pk)]
     if not mine:
         return {}
-    names = dict(Seat.objects.filter(game_id=viewer.game.pk).values_list("pk", "display_name"))
+    names = page_memo.seat_names(viewer.game)
     notes: dict[int, list[str]] = {}
     for row in RoomProposal.objects.filter(post_id__in=mine):
         members = ", ".join(names.get(m, "?") for m in row.members)
