@@ -6,7 +6,9 @@ sentence a Russian page shows, is an untranslated string of ours:
 
 * English pages hold no Cyrillic letter (the language menu's own «Русский» aside);
 * Russian pages hold no run of three or more English words, and none of the catalogue's multi-word English
-  msgids that have a different Russian translation.
+  msgids that have a different Russian translation;
+* no page shows a raw identifier (a snake_case slug such as ``resolve_now`` or ``hand_count``): stored slugs are
+  shown by their names in the reader's language.
 
 Visible text is the text of the page plus the ``aria-label``, ``title``, ``placeholder`` and ``alt`` attributes a
 screen reader or a tooltip shows; scripts, styles, ``<code>`` and the language menu are left out.
@@ -32,6 +34,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 ENGLISH_RUN = re.compile(r"(?<![\w-])[A-Za-z][a-z]+(?:,? [A-Za-z][a-z]+){2,}(?![\w-])")
 SHOWN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
+#: A snake_case identifier standing on its own (not part of a path such as a time zone, a URL or a quoted key).
+IDENTIFIER = re.compile(r"(?<![\w/.\"'-])[a-z]+(?:_[a-z0-9]+)+(?![\w/\"'-])")
 
 
 class VisibleText(HTMLParser):
@@ -88,16 +92,20 @@ PHRASES = _catalogue_phrases()
 PHRASE_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in PHRASES) + r")(?![\w-])")
 
 
+def raw_identifiers(parts: list[str]) -> list[str]:
+    return [m for part in parts for m in IDENTIFIER.findall(part)]
+
+
 def english_leftovers(parts: list[str]) -> list[str]:
     found = []
     for part in parts:
         found += ENGLISH_RUN.findall(part)
         found += PHRASE_RE.findall(part)
-    return found
+    return found + raw_identifiers(parts)
 
 
 def russian_leftovers(parts: list[str]) -> list[str]:
-    return [part for part in parts if CYRILLIC.search(part)]
+    return [part for part in parts if CYRILLIC.search(part)] + raw_identifiers(parts)
 
 
 # -- the game at every stage --------------------------------------------------------------------------------
@@ -269,5 +277,8 @@ def test_the_checks_catch_leftovers():
     assert english_leftovers(visible_text('<button aria-label="Move card up">↑</button>')) == ["Move card up"]
     assert english_leftovers(visible_text('<select id="lang-select"><option>English language here</option></select>'
                                            "<code>a b c d</code>")) == []
+    assert raw_identifiers(["19:00 · master · resolve_now — test", "hand_count: 6"]) == ["resolve_now", "hand_count"]
+    assert raw_identifiers(["Europe/Moscow, America/New_York", 'e.g. {"lone_wolf": true}', "a-b_c"]) == []
+    assert russian_leftovers(["setup_override"]) == ["setup_override"]
     assert "Resolve now" in PHRASES  # a two-word msgid of the catalogue
     assert english_leftovers(["Нажмите Resolve now"]) == ["Resolve now"]
