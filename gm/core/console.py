@@ -19,5 +19,19 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
         "extend_form": ExtendForm(),
         "reason_form": ReasonForm(),
         "audit": visibility.audit_entries(viewer)[:50],
-        "all_orders": visibility.orders(viewer, phase) if phase else [],
+        "all_orders": _orders_in_words(game, visibility.orders(viewer, phase).select_related("seat"))
+        if phase else [],
     }
+
+
+def _orders_in_words(game: Game, orders) -> list:
+    """Every order version of the open phase with ``lines``: the order in words (the module's ``order_lines``, its
+    cards named from the seat's current data), so the master reads orders as sentences, not JSON."""
+    from .spectator import order_lines
+
+    module = game.game_module
+    names = dict(game.seats.values_list("pk", "display_name"))
+    rows = list(orders)
+    for order in rows:
+        order.lines = [] if order.payload is None else order_lines(module, order.payload, order.seat.data, names)
+    return rows
