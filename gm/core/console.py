@@ -17,6 +17,7 @@ from .engine import Event
 from .forms import ExtendForm, PublishAtForm, ReasonForm, ReviewModeForm, SeatAliveForm, SeatEditForm, SeatReplaceForm
 from .models import Game, GroupMembership, LogEntry, Phase
 from .services import seat_info
+from .spectator import order_lines
 
 #: How many resolved phases the console lists (newest first).
 PHASES_SHOWN = 12
@@ -79,7 +80,11 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
     for seat_id, group in GroupMembership.objects.filter(game=game).values_list("seat_id", "group"):
         groups.setdefault(seat_id, []).append(group)
     orders: dict[int, list] = {}
+    by_id = {s.pk: s for s in seats}
     for order in (visibility.orders(viewer, phase).order_by("seat_id", "version") if phase else []):
+        # In words (the module's order_lines, cards named from the seat's current data), not JSON.
+        order.lines = ([] if order.payload is None else
+                       order_lines(module, order.payload, by_id[order.seat_id].data, names))
         orders.setdefault(order.seat_id, []).append(order)
     for seat in seats:
         fields = module.master_seat_fields(state=game.state, seat=seat_info(seat))
@@ -109,7 +114,6 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
         "held_rows": event_rows(game, held.result.get("events", []), names) if held is not None else None,
         "reports": _phase_reports(viewer, names),
         "audit": visibility.audit_entries(viewer)[:50],
-        "all_orders": visibility.orders(viewer, phase) if phase else [],
         "notice": notice,
         "errors": errors or [],
     }

@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import services
-from .engine import Outcome, PhaseSpec, Resolution
+from .engine import Event, Outcome, PhaseSpec, Resolution
 from .models import Game, LogEntry, Phase
 from .services import Clock, ServiceError
 
@@ -71,34 +71,30 @@ def held_phase(game: Game) -> Phase | None:
     return game.phases.filter(held_at__isnull=False, published_at__isnull=True).order_by("-ordinal").first()
 
 
+def stored_resolution(stored: dict, constant_state: dict) -> Resolution:
+    """The engine result stored in ``Phase.result`` (:func:`gm.core.services.resolution_data`) as a
+    :class:`Resolution` again, its state completed with the game's ``constant_state`` (the keys kept once, on the
+    game)."""
+    return Resolution(
+        state={**constant_state, **stored.get("state", {})},
+        events=[Event(e["kind"], dict(e.get("data") or {}), e["visibility"], e.get("seat"), e.get("group") or "")
+                for e in stored.get("events", [])],
+        seat_data={int(k): v for k, v in stored.get("seat_data", {}).items()},
+        alive={int(k): v for k, v in stored.get("alive", {}).items()},
+        groups={k: list(v) for k, v in stored.get("groups", {}).items()},
+        next_phase=PhaseSpec(**stored["next_phase"]) if stored.get("next_phase") else None,
+        outcome=Outcome(**stored["outcome"]) if stored.get("outcome") is not None else None,
+    )
+
+
 def _apply(phase: Phase, now: datetime) -> Phase:
-    """Apply ``phase``'s stored result (the phase row locked by the caller; held and unpublished)."""
+    """Apply ``phase``'s stored result (the phase row locked by the caller; held and unpublished) through the same
+    :func:`gm.core.services.resolution_apply` as a resolution at the deadline, then mark it published."""
     game = Game.objects.select_for_update().get(pk=phase.game_id)
-    stored = phase.result
-    seats = {s.pk: s for s in game.seats.select_for_update().order_by("position")}
-    changed = {}
-    for seat_id, data in stored.get("seat_data", {}).items():
-        seats[int(seat_id)].data = data
-        changed[int(seat_id)] = seats[int(seat_id)]
-    for seat_id, alive in stored.get("alive", {}).items():
-        seats[int(seat_id)].alive = alive
-        changed[int(seat_id)] = seats[int(seat_id)]
-    services._seats_write([changed[k] for k in sorted(changed)])
-    services._add_groups(game, stored.get("groups", {}))
-    entries = [LogEntry(game=game, phase=phase, visibility=e["visibility"], seat_id=e.get("seat"),
-                        group=e.get("group") or "", kind=e["kind"], data=dict(e.get("data") or {}), created_at=now)
-               for e in stored.get("events", [])]
-    entries.append(LogEntry(game=game, phase=phase, visibility="public", kind="core.phase_resolved",
-                            data={"phase_kind": phase.kind, "phase_number": phase.number}, created_at=now))
+    seats = list(game.seats.select_for_update().order_by("position"))
     constant = {k: game.state[k] for k in game.game_module.constant_state_keys if k in game.state}
-    game.state = {**constant, **stored.get("state", {})}
-    outcome, nxt = stored.get("outcome"), stored.get("next_phase")
-    if outcome is not None or nxt is None:
-        entries.append(services.game_finish(game=game, phase=phase, now=now,
-                                            outcome=Outcome(**outcome) if outcome is not None else None))
-    LogEntry.objects.bulk_create(entries)
-    if game.status != Game.Status.FINISHED and not game.is_over:
-        services._phase_open(game, PhaseSpec(**nxt), ordinal=phase.ordinal + 1, now=now)
+    services.resolution_apply(game=game, phase=phase, seats=seats, result=stored_resolution(phase.result, constant),
+                              now=now)
     game.save(update_fields=["state", "status", "finished_at", "outcome"])
     phase.published_at = now
     phase.save(update_fields=["published_at"])

@@ -797,17 +797,6 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
             from .review import hold
 
             return hold(game=game, phase=phase, snapshot=snapshot, result=result, orders=len(orders), now=now)
-        by_id = {s.pk: s for s in seats}
-        entries = [_log(game, phase, e, now) for e in result.events]
-        changed = []
-        for seat_id, data in result.seat_data.items():
-            by_id[seat_id].data = data
-            changed.append(by_id[seat_id])
-        for seat_id, alive in result.alive.items():
-            by_id[seat_id].alive = alive
-            changed.append(by_id[seat_id])
-        _seats_write(sorted(set(changed), key=lambda seat: seat.pk))
-        _add_groups(game, result.groups)
         phase.state = snapshot
         phase.status = Phase.Status.RESOLVED
         phase.resolved_at = now
@@ -815,14 +804,7 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         phase.result_digest = canonical_digest(stored)
         phase.result = stored
         phase.save(update_fields=["state", "status", "resolved_at", "result_digest", "result"])
-        entries.append(_log(game, phase, Event("core.phase_resolved",
-                                               {"phase_kind": phase.kind, "phase_number": phase.number}), now))
-        game.state = result.state
-        if result.outcome is not None or result.next_phase is None:
-            entries.append(game_finish(game=game, outcome=result.outcome, phase=phase, now=now))
-        _log_write(entries)
-        if game.status != Game.Status.FINISHED:
-            _phase_open(game, result.next_phase, ordinal=phase.ordinal + 1, now=now)
+        resolution_apply(game=game, phase=phase, seats=seats, result=result, now=now)
         duration_ms = round((time.perf_counter() - started) * 1000, 1)
         LogEntry.objects.create(
             game=game, phase=phase, visibility="master", kind="core.trace",
@@ -839,6 +821,33 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
                "orders": len(orders), "events": len(result.events)},
     )
     return phase
+
+
+def resolution_apply(*, game: Game, phase: Phase, seats: Sequence[Seat], result: Resolution, now: datetime) -> None:
+    """Apply an engine ``result`` of ``phase`` to the rows the caller has locked (``game``, ``phase`` and every seat
+    in ``seats``): seat data and deaths, groups, the log (the events in order, then ``core.phase_resolved`` and,
+    when the game ends, ``core.game_finished``), ``game.state``, and the next phase opened unless the game ended.
+    Leaves saving ``game`` to the caller. Shared by :func:`phase_resolve` (at the deadline) and
+    ``gm.core.review`` (a held result published later), so a result is applied the same way either way."""
+    by_id = {s.pk: s for s in seats}
+    entries = [_log(game, phase, e, now) for e in result.events]
+    changed = []
+    for seat_id, data in result.seat_data.items():
+        by_id[seat_id].data = data
+        changed.append(by_id[seat_id])
+    for seat_id, alive in result.alive.items():
+        by_id[seat_id].alive = alive
+        changed.append(by_id[seat_id])
+    _seats_write(sorted(set(changed), key=lambda seat: seat.pk))
+    _add_groups(game, result.groups)
+    entries.append(_log(game, phase, Event("core.phase_resolved",
+                                           {"phase_kind": phase.kind, "phase_number": phase.number}), now))
+    game.state = result.state
+    if result.outcome is not None or result.next_phase is None:
+        entries.append(game_finish(game=game, outcome=result.outcome, phase=phase, now=now))
+    _log_write(entries)
+    if game.status != Game.Status.FINISHED:
+        _phase_open(game, result.next_phase, ordinal=phase.ordinal + 1, now=now)
 
 
 def game_finish(*, game: Game, outcome: Outcome | None, phase: Phase, now: datetime) -> LogEntry:

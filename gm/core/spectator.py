@@ -77,7 +77,7 @@ def full_reveal(viewer: visibility.Viewer, seats: list[dict]) -> dict | None:
         if entry is None:
             continue
         data = entry["snapshot"].get(order.seat_id) or current.get(order.seat_id) or {}
-        lines = [] if order.payload is None else _order_lines(module, order.payload, data, names)
+        lines = [] if order.payload is None else order_lines(module, order.payload, data, names)
         entry["orders"].setdefault(order.seat_id, {"seat": names.get(order.seat_id, "?"), "versions": []})
         entry["orders"][order.seat_id]["versions"].append({
             "version": order.version, "created_at": order.created_at, "withdrawn": order.payload is None,
@@ -89,7 +89,9 @@ def full_reveal(viewer: visibility.Viewer, seats: list[dict]) -> dict | None:
     }
 
 
-def _order_lines(module: Any, payload: dict, data: dict, names: dict[int, str]) -> list[str]:
+def order_lines(module: Any, payload: dict, data: dict, names: dict[int, str]) -> list[str]:
+    """``module.order_lines`` for one stored order version (``data``: the ordering seat's data, ``names``: seat id →
+    character name); an order the module no longer reads is shown as JSON rather than lost."""
     try:
         return module.order_lines(payload=payload, seat_data=data, seat_names=names)
     except (KeyError, TypeError, ValueError, AttributeError):

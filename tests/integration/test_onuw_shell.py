@@ -176,7 +176,8 @@ def test_ON_3_secrets_reach_only_their_player_for_every_viewer_kind(master, play
         assert ("The table (only you, the master, see this)" in html) == (kind == "master"), kind
     # an owner never sees his final card: Clara's own data is her dealt card only (ON-5)
     clara = visibility.viewer_for(players[2], game)
-    assert visibility.seat_projection(clara, seat(game, "Clara"))["private"] == {"card": "robber"}
+    own = visibility.seat_projection(clara, seat(game, "Clara"))["private"]
+    assert set(own) == {"card", "learned"} and own["card"] == "robber"  # what she learned, not her final card
     assert visibility.game_state(clara) == {"roles": sorted(DEAL), "stage": "day"}
 
 

@@ -211,9 +211,12 @@ class OnuwModule(GameModule):
         events += [Event("onuw.your_card", {"role": cards[str(s.id)]}, visibility="seat", seat=s.id) for s in ordered]
         if state["stage"] == "night":
             events += self._events(engine.knowledge(state, _seat_order(seats)), names)
+        learned = _learned(events)
         return SetupResult(
             state=state, first_phase=PhaseSpec(state["stage"], 1),
-            seat_data={s.id: {"card": cards[str(s.id)]} for s in seats}, events=events,
+            seat_data={s.id: {"card": cards[str(s.id)], **({"learned": learned[s.id]} if s.id in learned else {})}
+                       for s in seats},
+            events=events,
         )
 
     # -- orders -------------------------------------------------------------------------------------------
@@ -251,18 +254,26 @@ class OnuwModule(GameModule):
         by_str = {str(k): v for k, v in orders.items()}
         if phase.kind == "doppelganger":
             new, evs = engine.resolve_doppelganger(state, by_str, order)
-            seat_data = {}
+            events = self._events(evs, names)
+            seat_data = _with_learned(seats, events)
             dop = engine.doppelganger_seat(new)
             if dop is not None and new.get("copy"):
-                seat_data[int(dop)] = {"card": "doppelganger", "copy": new["copy"]}
-            return Resolution(new, self._events(evs, names), seat_data=seat_data,
-                              next_phase=PhaseSpec("night", 1))
+                base = seat_data.get(int(dop)) or dict(next(s.data for s in seats if s.id == int(dop)))
+                seat_data[int(dop)] = {**base, "card": "doppelganger", "copy": new["copy"]}
+            return Resolution(new, events, seat_data=seat_data, next_phase=PhaseSpec("night", 1))
         if phase.kind == "night":
             new, evs = engine.resolve_night(state, by_str, order, rng)
-            return Resolution(new, self._events(evs, names), next_phase=PhaseSpec("day", 1))
+            events = self._events(evs, names)
+            return Resolution(new, events, seat_data=_with_learned(seats, events), next_phase=PhaseSpec("day", 1))
         new, evs, teams, winners = engine.resolve_day(state, by_str, order)
         alive = {int(sid): False for sid in new["dead"]}
-        seat_data = {s.id: {**s.data, "final": new["cards"][str(s.id)]} for s in seats}
+        won = {int(s) for s in winners}
+        seat_data = {}
+        for s in seats:
+            final = new["cards"][str(s.id)]
+            final_as = engine.effective(final, new)
+            seat_data[s.id] = {**s.data, "final": final, "final_as": final_as, "team": engine.team(final_as),
+                               "won": s.id in won}
         return Resolution(new, self._events(evs, names), seat_data=seat_data, alive=alive,
                           outcome=Outcome(teams, [int(s) for s in winners]))
 
@@ -276,8 +287,65 @@ class OnuwModule(GameModule):
         return public
 
     def own_seat_data(self, data):
-        # The dealt card (and the doppelganger's copy) only: a player never learns his final card by looking (ON-5).
-        return {k: v for k, v in data.items() if k in ("card", "copy")}
+        # The dealt card (and the doppelganger's copy) and what he learned only: a player never learns his final
+        # card by looking (ON-5).
+        return {k: v for k, v in data.items() if k in ("card", "copy", "learned")}
+
+    # -- the seats table and the full reveal, in words ------------------------------------------------------
+    def seat_facts(self, data, *, secret):
+        """The seats table and the full reveal: nothing public (every card is secret until the end, ON-3); the
+        secret part — the dealt card (and the doppelganger's copy, ON-4.1), what the seat learned in the night
+        (ON-13, its own log lines), and once the game is over the card at the end of the night (ON-5), its team and
+        whether it won (ON-9–ON-12)."""
+        if not secret:
+            return []
+        facts = []
+        if data.get("card"):
+            facts.append((gettext("Dealt card"), _card_text(data["card"], data.get("copy"))))
+        learned = [self.render_event(e.get("kind", ""), e.get("data") or {})
+                   for e in data.get("learned") or [] if isinstance(e, Mapping)]
+        if learned:
+            facts.append((gettext("Learned"), " ".join(learned)))
+        if data.get("final"):
+            facts.append((gettext("Card at the end of the night"), _card_text(data["final"], data.get("final_as"))))
+        if data.get("team"):
+            facts.append((gettext("Team"), str(TEAM_NAMES.get(data["team"], data["team"]))))
+        if "won" in data:
+            facts.append((gettext("Result"), gettext("won") if data["won"] else gettext("lost")))
+        return facts
+
+    def order_lines(self, *, payload, seat_data, seat_names):
+        """An order version in words: the doppelganger's copy (ON-4.1), the seer's or lone werewolf's look
+        (ON-4.5, ON-4.2), the robber's, troublemaker's and drunk's swaps (ON-4.6–ON-4.8), the day vote (ON-7).
+        ``seat_names`` maps seat ids (int) to character names; center references are named "center card N"."""
+        def ref(value) -> str:
+            if isinstance(value, str) and value in CENTER_NAMES:
+                return str(CENTER_NAMES[value])
+            return seat_names.get(int(value), str(value))
+
+        lines = []
+        if payload.get("copy") is not None:
+            lines.append(gettext("Copy %(name)s's card.") % {"name": ref(payload["copy"])})
+        look = payload.get("look")
+        if look:
+            looked = [ref(r) for r in look]
+            if len(looked) == 2:  # the seer's two center cards (ON-4.5)
+                lines.append(gettext("Look at %(first)s and %(second)s.") % {"first": looked[0],
+                                                                             "second": looked[1]})
+            elif isinstance(look[0], str) and look[0] in CENTER_NAMES:  # a lone werewolf or the seer, one center
+                lines.append(gettext("Look at %(center)s.") % {"center": looked[0]})
+            else:
+                lines.append(gettext("Look at %(name)s's card.") % {"name": looked[0]})
+        if payload.get("swap_with") is not None:
+            lines.append(gettext("Swap cards with %(name)s.") % {"name": ref(payload["swap_with"])})
+        if payload.get("swap"):
+            a, b = (ref(r) for r in payload["swap"])
+            lines.append(gettext("Swap the cards of %(a)s and %(b)s.") % {"a": a, "b": b})
+        if payload.get("take"):
+            lines.append(gettext("Take %(center)s.") % {"center": ref(payload["take"])})
+        if payload.get("vote") is not None:
+            lines.append(gettext("Vote for %(name)s.") % {"name": ref(payload["vote"])})
+        return lines or [gettext("Nothing.")]
 
     def public_options(self, options):
         # The multiset is public through the log (ON-3); a fixed deal is not.
@@ -343,6 +411,23 @@ class OnuwModule(GameModule):
             params["teams"] = ", ".join(str(TEAM_NAMES.get(t, t)) for t in data["teams"])
             params["names"] = ", ".join(who(s) for s in data["seats"]) or "—"
         return super().render_event(kind, params)
+
+
+def _learned(events: list[Event]) -> dict[int, list[dict]]:
+    """Seat id → what that seat learned from ``events`` (its own ``seat`` events, data with names), stored in its
+    seat data so the seats table and the full reveal can tell it (ON-13)."""
+    learned: dict[int, list[dict]] = {}
+    for ev in events:
+        if ev.visibility == "seat" and ev.seat is not None and ev.kind != "onuw.your_card":  # the card is its own fact
+            learned.setdefault(int(ev.seat), []).append({"kind": ev.kind, "data": dict(ev.data)})
+    return learned
+
+
+def _with_learned(seats, events: list[Event]) -> dict[int, dict]:
+    """The seat-data changes adding what each seat learned from ``events`` to what it knew before."""
+    by_id = {s.id: s for s in seats}
+    return {sid: {**by_id[sid].data, "learned": [*(by_id[sid].data.get("learned") or []), *new]}
+            for sid, new in _learned(events).items() if sid in by_id}
 
 
 def _seat_refs(data: Mapping[str, Any]) -> set[str]:

@@ -169,6 +169,10 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
             ctx["form"] = ChoiceForm(choice=choice, seats=_seat_order(game), own=str(viewer.seat.pk),
                                      initial_payload=current.payload if current else None)
             ctx["current_order"] = current.payload if current and current.payload else None
+            if ctx["current_order"]:
+                ctx["current_lines"] = game.game_module.order_lines(
+                    payload=current.payload, seat_data=viewer.seat.data,
+                    seat_names={int(sid): name for sid, name in _seat_order(game)})
     if state.get("cards"):  # only in the full state: the master's, and everyone's after the game
         names = dict(_seat_order(game))
         ctx["final"] = [(names.get(sid, sid), role_name(state["dealt"][sid]),

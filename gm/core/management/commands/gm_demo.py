@@ -12,12 +12,17 @@ Creates, if missing:
   - “Demo: running (tally)” — six seats, started, rounds of 120 seconds (30 rounds), so the Celery worker and
     beat visibly resolve a round every two minutes. Four players have already ordered in round 1.
 
+* one One Night Ultimate Werewolf game in its night (a week-long deadline), dealt so that each of its five players
+  has a choice to make: ``player1`` seer, ``player2`` the lone werewolf, ``player3`` robber, ``player4``
+  troublemaker, ``player5`` drunk (a werewolf, a villager and the insomniac lie in the center).
+
 ``tally`` and ``cardtest`` are developer test modules (``tests/modules/``), the only game modules so far; the demo
 needs ``GM_EXTRA_MODULES=tests.modules.tally,tests.modules.cardtest`` (``bin/demo`` sets it; without ``cardtest`` the
 deck-building demo game is skipped).
 
-If the demo games already exist nothing is changed and only the logins are printed. ``--reset`` deletes the two
-demo games (and everything in them) and creates them again; the users are kept.
+Each demo game is created only if no demo game of its title exists, so running it again changes nothing (and an
+older demo database gets only the games added since). ``--reset`` deletes the demo games (and everything in them)
+and creates them again; the users are kept.
 """
 from __future__ import annotations
 
@@ -37,6 +42,10 @@ CARDS_TITLE = "Demo: deck building (cardtest)"
 FM_TITLE = "Демо: форумная Мафия (запись открыта)"
 FM_SIGNUPS = [("paranoid", ""), ("geek", ""), ("authority", ""), ("", "Лесник")]
 FM_NIGHT_TITLE = "Демо: форумная Мафия (ночь 1)"
+ONUW_TITLE = "Demo: One Night Ultimate Werewolf (night)"
+#: Seats in ring order (player1…player5), then the three center cards (ON-3): every player wakes with a choice.
+ONUW_DEAL = ["seer", "werewolf", "robber", "troublemaker", "drunk", "werewolf", "villager", "insomniac"]
+ONUW_NIGHT_SECONDS = 7 * 24 * 3600
 FM_NIGHT_SIGNUPS = [("paranoid", ""), ("secretary", ""), ("guard", ""), ("jock", ""), ("rich_man", ""),
                     ("fighter", "")]
 CARD_ROLES = [["sheriff", "paranoid"], ["mafia_boss", None], ["traitor", "croupier"], ["hero", "genius"],
@@ -55,11 +64,12 @@ PLAYERS = [
 
 
 class Command(BaseCommand):
-    help = "Load the developer demo: users master and player1..player6, one tally game in signup, one running."
+    help = ("Load the developer demo: users master and player1..player6, and demo games of tally, cardtest, forum "
+            "Mafia and One Night Ultimate Werewolf.")
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--reset", action="store_true", help="Delete the two demo games and create them again (users are kept)."
+            "--reset", action="store_true", help="Delete the demo games and create them again (users are kept)."
         )
 
     def handle(self, *args, reset: bool = False, **options):
@@ -74,22 +84,22 @@ class Command(BaseCommand):
         with transaction.atomic():
             master = self._user(*MASTER, host=True)
             players = [self._user(name, display) for name, display in PLAYERS]
-            titles = [SIGNUP_TITLE, RUNNING_TITLE, CARDS_TITLE, FM_TITLE, FM_NIGHT_TITLE]
-            demo_games = Game.objects.filter(master=master, title__in=titles)
+            makers = {SIGNUP_TITLE: self._signup_game, RUNNING_TITLE: self._running_game,
+                      CARDS_TITLE: self._cards_game, FM_TITLE: self._forum_mafia_game,
+                      FM_NIGHT_TITLE: self._forum_mafia_night, ONUW_TITLE: self._onuw_night}
+            demo_games = Game.objects.filter(master=master, title__in=list(makers))
             if reset:
                 deleted = demo_games.count()
                 demo_games.delete()
                 self.stdout.write(f"Deleted {deleted} demo game(s).")
             existing = set(demo_games.values_list("title", flat=True))
-            if existing:
+            missing = [title for title in makers if title not in existing]
+            if not missing:
                 self.stdout.write("Demo data already loaded; nothing changed (use --reset to recreate the games).")
             else:
-                self._signup_game(master, players)
-                self._running_game(master, players)
-                self._cards_game(master, players)
-                self._forum_mafia_game(master, players)
-                self._forum_mafia_night(master, players)
-                self.stdout.write(self.style.SUCCESS("Demo data loaded."))
+                for title in missing:
+                    makers[title](master, players)
+                self.stdout.write(self.style.SUCCESS(f"Demo data loaded ({len(missing)} game(s) created)."))
         self._print_logins()
 
     def _user(self, username: str, display_name: str, *, host: bool = False):
@@ -211,6 +221,23 @@ class Command(BaseCommand):
         services.phase_resolve_now(game=game, actor=master, reason="Demo: random decks for everyone")
         return game
 
+    def _onuw_night(self, master, players) -> Game:
+        """A One Night Ultimate Werewolf game in its night (ON-13) with a week-long deadline: five players, a fixed
+        deal (:data:`ONUW_DEAL`) so that each has a night choice — seer, lone werewolf (ON-4.2), robber,
+        troublemaker, drunk. The master's *Resolve now* opens the day and its public vote (ON-15)."""
+        game = services.game_create(
+            master=master, module="onuw", title=ONUW_TITLE,
+            description="One Night Ultimate Werewolf: log in as player1…player5, open the game and make your night "
+                        "choice; then vote by day.",
+            options={"deal": ONUW_DEAL}, rng_seed=2026,
+            durations={"night": ONUW_NIGHT_SECONDS, "day": ONUW_NIGHT_SECONDS},
+        )
+        game = services.game_open_signup(game=game, actor=master)
+        for user, (_name, display) in zip(players[:5], PLAYERS[:5], strict=True):
+            services.seat_join(game=game, user=user, display_name=display)
+        services.game_start(game=game, actor=master)
+        return game
+
     def _print_logins(self) -> None:
         self.stdout.write("")
         self.stdout.write(f"Demo logins (password for all: {PASSWORD}):")
@@ -218,7 +245,8 @@ class Command(BaseCommand):
         for name, display in PLAYERS:
             self.stdout.write(f"  {name:<8}  {display:<12} player")
         self.stdout.write(f"Games: “{RUNNING_TITLE}” (a round every {ROUND_SECONDS} s), “{SIGNUP_TITLE}”, "
-                          f"“{CARDS_TITLE}”, “{FM_TITLE}”, “{FM_NIGHT_TITLE}” (Night 1: order cards).")
+                          f"“{CARDS_TITLE}”, “{FM_TITLE}”, “{FM_NIGHT_TITLE}” (Night 1: order cards), “{ONUW_TITLE}” "
+                          "(player1…player5: make your night choice).")
         self.stdout.write(
             "Forum Mafia runs the whole game: signups, deck building, card play, role abilities, the Veche, the game "
             "thread with private messages and chat rooms, victory. “tally” and “cardtest” are developer test modules "
