@@ -42,7 +42,8 @@ def event_rows(game: Game, events: Iterable[Event | Mapping[str, Any]], seat_nam
         else:
             out["groups"].setdefault(group, []).append(text)
     out["told"] = [{"seat": k, "lines": v} for k, v in out["told"].items()]
-    out["groups"] = [{"group": k, "lines": v} for k, v in out["groups"].items()]
+    out["groups"] = [{"group": game.game_module.group_label(k, state=game.state), "lines": v}
+                     for k, v in out["groups"].items()]
     return out
 
 
@@ -91,7 +92,7 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
         versions = orders.get(seat.pk, [])
         seat_rows.append({
             "seat": seat, "summary": module.master_seat_summary(seat.data), "fields": fields,
-            "groups": sorted(groups.get(seat.pk, [])),
+            "groups": sorted(module.group_label(g, state=game.state) for g in groups.get(seat.pk, [])),
             "orders": versions, "current": versions[-1] if versions else None,
             "edit_form": SeatEditForm(initial={"seat": seat.pk, "changes": json.dumps(fields, ensure_ascii=False)},
                                       auto_id=f"edit-{seat.pk}-%s") if fields else None,

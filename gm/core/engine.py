@@ -368,6 +368,12 @@ class GameModule:
         label = self.phase_kinds.get(kind)
         return str(label) % {"number": number} if label else f"{kind} {number}"
 
+    def group_label(self, slug: str, *, state: Mapping[str, Any] | None = None) -> str:
+        """A group (the slug of an ``Event.group``, e.g. ``faction:mafia`` or ``room:1-2``) named in the active
+        language, for the master's console and the player's results; ``state`` is the game state, where the
+        module keeps what it needs to name it. Default: the slug itself."""
+        return slug
+
     def winner_label(self, slug: str) -> str:
         """The name of a winner (a faction or team slug of :class:`Outcome` ``winners``) in the active language,
         for the game's result and its log line. Default: the slug itself."""

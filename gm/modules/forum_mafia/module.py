@@ -543,6 +543,21 @@ class ForumMafiaModule(GameModule):
         return panel_context(game=game, viewer=viewer)
 
     # -- rendering ------------------------------------------------------------------------------------------
+    def group_label(self, slug, *, state=None):
+        """The Mafia's group (``faction:mafia``, FM-3) and the chat rooms (``room:D-N``, FM-9.3; the conspirator's
+        room lasts to the end of the game, FM-8), named in the active language."""
+        kind, _sep, rest = slug.partition(":")
+        if kind == "faction" and rest in FACTION_NAMES:
+            return gettext(FACTION_NAMES[rest])
+        if kind == "room":
+            day, _sep, number = rest.partition("-")
+            if day.isdigit() and number.isdigit():
+                room = (((state or {}).get("fm") or {}).get("rooms") or {}).get(slug)
+                if room is not None and room.get("until") is None:
+                    return gettext("Conspiracy of Day %(day)s") % {"day": day}
+                return gettext("Room %(number)s of Day %(day)s") % {"day": day, "number": number}
+        return slug
+
     def winner_label(self, slug: str) -> str:
         """A winner of FM-10 (``law``, ``mafia``, ``maniac``, ``avenger``, or a role winning on his own: ``hero``,
         ``joker``) in the active language."""

@@ -464,12 +464,15 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
                        | Q(visibility=LogEntry.Visibility.GROUP, group__in=groups))
                .order_by("-phase__ordinal", "created_at", "id"))
     phases: list[dict] = []
+    group_names: dict[str, str] = {}  # group slug → its name in the viewer's language (FM-9.3 rooms, the Mafia)
     for entry in entries:
         key = entry.phase_id or 0
         if not phases or phases[-1]["key"] != key:
             phases.append({"key": key, "label": _phase_label(entry.phase, viewer.game), "entries": [],
                            "ordinal": entry.phase.ordinal if entry.phase else -1, "order": None})
-        phases[-1]["entries"].append({"text": entry.text(), "group": entry.group})
+        if entry.group and entry.group not in group_names:
+            group_names[entry.group] = viewer.game.game_module.group_label(entry.group, state=viewer.game.state)
+        phases[-1]["entries"].append({"text": entry.text(), "group": group_names.get(entry.group, "")})
     by_key = {p["key"]: p for p in phases}
     last: dict[int, Order] = {}
     for order in (visibility.orders(viewer).filter(seat=seat, phase__status=Phase.Status.RESOLVED)
