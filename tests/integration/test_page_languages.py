@@ -7,8 +7,8 @@ sentence a Russian page shows, is an untranslated string of ours:
 * English pages hold no Cyrillic letter (the language menu's own «Русский» aside);
 * Russian pages hold no run of three or more English words, and none of the catalogue's multi-word English
   msgids that have a different Russian translation;
-* no page shows a raw identifier (a snake_case slug such as ``resolve_now`` or ``hand_count``): stored slugs are
-  shown by their names in the reader's language.
+* no page shows a raw identifier (a snake_case slug such as ``resolve_now`` or ``hand_count``, a group slug such
+  as ``faction:mafia``): stored slugs are shown by their names in the reader's language.
 
 Visible text is the text of the page plus the ``aria-label``, ``title``, ``placeholder`` and ``alt`` attributes a
 screen reader or a tooltip shows; scripts, styles, ``<code>`` and the language menu are left out.
@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from gm.core import messages as core_messages
-from gm.core import services
+from gm.core import registry, services
 from gm.core.models import AuditEntry, Phase
 from tests.helpers import client_for
 
@@ -34,8 +34,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 ENGLISH_RUN = re.compile(r"(?<![\w-])[A-Za-z][a-z]+(?:,? [A-Za-z][a-z]+){2,}(?![\w-])")
 SHOWN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
-#: A snake_case identifier standing on its own (not part of a path such as a time zone, a URL or a quoted key).
-IDENTIFIER = re.compile(r"(?<![\w/.\"'-])[a-z]+(?:_[a-z0-9]+)+(?![\w/\"'-])")
+#: A snake_case identifier or a ``kind:name`` group slug standing on its own (not part of a path such as a time
+#: zone, a URL or a quoted key).
+IDENTIFIER = re.compile(r"(?<![\w/.\"'-])(?:[a-z]+(?:_[a-z0-9]+)+|[a-z]+:[a-z0-9][a-z0-9_-]*)(?![\w/\"'-])")
 
 
 class VisibleText(HTMLParser):
@@ -268,6 +269,10 @@ def test_slugs_are_named_in_the_readers_language(onuw_world):
         assert core_messages.winners_text(["village", "werewolf"], "onuw") == "деревенская команда, команда оборотней"
         assert core_messages.winners_text(["law", "joker"], "forum_mafia") == "Закон, Джокер"
         assert core_messages.winners_text([], "onuw") == "никто"
+        fm = registry.get("forum_mafia")
+        state = {"fm": {"rooms": {"room:2-1": {"members": [1, 2], "until": None}}}}
+        assert [fm.group_label(g, state=state) for g in ("faction:mafia", "room:1-3", "room:2-1", "x:y")] == [
+            "Мафия", "Комната 3 Дня 1", "Заговор Дня 2", "x:y"]
 
 
 def test_the_checks_catch_leftovers():
@@ -279,6 +284,8 @@ def test_the_checks_catch_leftovers():
                                            "<code>a b c d</code>")) == []
     assert raw_identifiers(["19:00 · master · resolve_now — test", "hand_count: 6"]) == ["resolve_now", "hand_count"]
     assert raw_identifiers(["Europe/Moscow, America/New_York", 'e.g. {"lone_wolf": true}', "a-b_c"]) == []
+    assert raw_identifiers(["faction:mafia", "Groups room:1-2", "https://example.com", "Telegram: @x"]) == [
+        "faction:mafia", "room:1-2"]
     assert russian_leftovers(["setup_override"]) == ["setup_override"]
     assert "Resolve now" in PHRASES  # a two-word msgid of the catalogue
     assert english_leftovers(["Нажмите Resolve now"]) == ["Resolve now"]
