@@ -390,6 +390,10 @@ class ForumMafiaModule(GameModule):
     def options_fields(self):
         """The "new game" page's forum Mafia options: the hero (FM-3.4) and a composition by the table or fixed."""
         from django import forms
+        from django.utils.html import format_html_join
+
+        # The slugs are what the master types: shown as code, each with the role's name in his language.
+        slugs = format_html_join(", ", "<code>{}</code> ({})", ((r, secret_role_name(r)) for r in SECRET_ROLES))
 
         return {
             "hero": forms.BooleanField(label=_("Hero in play (replaces one Law member, FM-3.4)"), required=False),
@@ -400,7 +404,7 @@ class ForumMafiaModule(GameModule):
                 widget=forms.RadioSelect),
             "roles": forms.CharField(
                 label=_("Fixed composition: secret-role slugs, comma-separated, one per player"), required=False,
-                help_text=", ".join(SECRET_ROLES), widget=forms.Textarea(attrs={"rows": 2})),
+                help_text=slugs, widget=forms.Textarea(attrs={"rows": 2})),
         }
 
     def options_from_fields(self, values):

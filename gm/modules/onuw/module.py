@@ -169,11 +169,16 @@ class OnuwModule(GameModule):
 
     def options_fields(self) -> dict:
         from django import forms
+        from django.utils.html import conditional_escape, format_html_join
+        from django.utils.safestring import mark_safe
 
+        # The slugs are what the master types: shown as code, each with the role's name in his language.
+        slugs = format_html_join(", ", "<code>{}</code> ({})", ((r, role_name(r)) for r in engine.ROLES))
         return {
             "roles": forms.CharField(
                 label=_("Cards in play (players + 3; empty: the recommended set)"), required=False,
-                help_text=_("Role slugs separated by spaces: %(roles)s.") % {"roles": ", ".join(engine.ROLES)}),
+                help_text=mark_safe(conditional_escape(gettext("Role slugs separated by spaces: %(roles)s."))
+                                    % {"roles": slugs})),
             "lone_wolf": forms.BooleanField(label=_("A lone werewolf may look at a center card"), required=False,
                                             initial=True),
             "series": forms.CharField(label=_("Tournament series (first to 5 tokens wins)"), required=False,
