@@ -1,0 +1,46 @@
+"""The OpenAPI schema (``/api/schema/``) describes what the API answers: each endpoint fixed after the leak audit's
+schemathesis run (``test_leak_audit.py``) is called here once per viewer kind and its answer validated against the
+schema with schemathesis' ``response_schema_conformance`` check — a deterministic regression test for each."""
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from django.core.wsgi import get_wsgi_application
+from rest_framework.authtoken.models import Token
+from schemathesis.specs.openapi.checks import response_schema_conformance
+
+from tests.integration import leak_audit as la
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world(make_user, master, spectator, frozen) -> la.World:
+    """The leak audit's "Canaries" game in Night 1 (Olga's letter and Mafia message ordered)."""
+    world = la.World(canaries=la.new_canaries(), users=la.make_users(make_user, master, spectator))
+    la.canaries_game(world)
+    return world
+
+
+@pytest.fixture
+def schema(db):
+    return schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
+
+
+def call(schema, world, method: str, path: str, viewer: str, **path_parameters):
+    """One call of ``method path`` as ``viewer`` (a DRF token; none for ``anonymous``), validated against the
+    schema; returns the parsed JSON."""
+    user = world.users[viewer]
+    headers = {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"} if user else {}
+    case = schema[path][method].Case(path_parameters={"id": world.game.pk, **path_parameters})
+    response = case.call_and_validate(headers=headers, checks=[response_schema_conformance])
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+@pytest.mark.parametrize("viewer", ["master", "olga", "gleb", "ivan", "spectator", "anonymous"])
+def test_seats_are_one_unpaginated_list(schema, world, viewer):
+    seats = call(schema, world, "GET", "/api/games/{id}/seats/", viewer)
+    assert [s["display_name"] for s in seats] == [row[0] for row in la.TABLE]
+    params = {p["name"] for p in schema.raw_schema["paths"]["/api/games/{id}/seats/"]["get"].get("parameters", [])}
+    assert params == {"id"}  # no limit/offset: the list is never paged
