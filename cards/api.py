@@ -32,6 +32,11 @@ class CardKindSerializer(serializers.Serializer):
     special = serializers.BooleanField()
 
 
+class CollectionSerializer(serializers.Serializer):
+    version = serializers.CharField(help_text=_("The digest identifying this exact set of card kinds."))
+    cards = CardKindSerializer(many=True)
+
+
 def kind_data(kind, language: str) -> dict:
     return {"slug": kind.slug, "name": kind.name(language), "name_ru": kind.name_ru, "name_en": kind.name_en,
             "colour": kind.colour, "price": kind.price, "free": kind.free, "timing": kind.timing,
@@ -47,8 +52,7 @@ class CollectionView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[OpenApiParameter("game", int, required=False)],
-                   responses=CardKindSerializer(many=True))
+    @extend_schema(parameters=[OpenApiParameter("game", int, required=False)], responses=CollectionSerializer)
     def get(self, request):
         game_id = request.query_params.get("game")
         if game_id:

@@ -44,3 +44,10 @@ def test_seats_are_one_unpaginated_list(schema, world, viewer):
     assert [s["display_name"] for s in seats] == [row[0] for row in la.TABLE]
     params = {p["name"] for p in schema.raw_schema["paths"]["/api/games/{id}/seats/"]["get"].get("parameters", [])}
     assert params == {"id"}  # no limit/offset: the list is never paged
+
+
+@pytest.mark.parametrize("viewer", ["olga", "anonymous"])
+def test_card_collection_is_its_version_and_cards(schema, world, viewer):
+    collection = call(schema, world, "GET", "/api/cards/", viewer)
+    assert set(collection) == {"version", "cards"} and collection["version"]
+    assert "letter" in {card["slug"] for card in collection["cards"]}
