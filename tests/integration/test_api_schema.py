@@ -51,3 +51,14 @@ def test_card_collection_is_its_version_and_cards(schema, world, viewer):
     collection = call(schema, world, "GET", "/api/cards/", viewer)
     assert set(collection) == {"version", "cards"} and collection["version"]
     assert "letter" in {card["slug"] for card in collection["cards"]}
+
+
+@pytest.mark.parametrize("viewer", ["master", "olga", "gleb", "ivan", "spectator", "anonymous"])
+def test_game_cards_are_a_list_of_seats_with_secrets_only_where_allowed(schema, world, viewer):
+    """FM-5.1: everyone sees each seat's Hand count; the Hand, Sleeve and deck only their owner and the master."""
+    seats = call(schema, world, "GET", "/api/games/{id}/cards/", viewer)
+    assert [s["display_name"] for s in seats] == [row[0] for row in la.TABLE]
+    with_hand = {s["display_name"] for s in seats if "hand" in s}
+    assert with_hand == ({row[0] for row in la.TABLE} if viewer == "master"
+                         else {viewer.title()} & {row[0] for row in la.TABLE})
+    assert all("hand_count" in s for s in seats)
