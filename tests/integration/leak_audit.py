@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -92,6 +93,27 @@ def schema_path_regex(path: str) -> re.Pattern:
     """An OpenAPI path template (``/api/games/{id}/log/``) as a regex matching the concrete URLs it stands for."""
     parts = re.split(r"(\{[^}]+\})", path)
     return re.compile("^" + "".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts) + "$")
+
+
+# -- the WSGI application for schemathesis -----------------------------------------------------------------------
+
+
+@contextmanager
+def wsgi_app():
+    """Django's WSGI application, for schemathesis' WSGI transport inside a test's transaction: like Django's test
+    client, it must not close the database connection at the start and end of each request (it would close the
+    test's transaction with it on PostgreSQL)."""
+    from django.core import signals
+    from django.core.wsgi import get_wsgi_application
+    from django.db import close_old_connections
+
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        yield get_wsgi_application()
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
 
 
 # -- the scenario -----------------------------------------------------------------------------------------------

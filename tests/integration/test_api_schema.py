@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
-from django.core.wsgi import get_wsgi_application
 from rest_framework.authtoken.models import Token
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
@@ -24,7 +23,8 @@ def world(make_user, master, spectator, frozen) -> la.World:
 
 @pytest.fixture
 def schema(db):
-    return schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
+    with la.wsgi_app() as app:
+        yield schemathesis.openapi.from_wsgi("/api/schema/?format=json", app)
 
 
 def call(schema, world, method: str, path: str, viewer: str, **path_parameters):
@@ -62,3 +62,4 @@ def test_game_cards_are_a_list_of_seats_with_secrets_only_where_allowed(schema, 
     assert with_hand == ({row[0] for row in la.TABLE} if viewer == "master"
                          else {viewer.title()} & {row[0] for row in la.TABLE})
     assert all("hand_count" in s for s in seats)
+

@@ -267,11 +267,7 @@ def test_api_schema_as_another_player(world, frozen, django_capture_on_commit_ca
     2xx on another player's private objects (Lev's notifications, the room Gleb is not in, Nina's post to edit),
     and no canary Gleb may not read in any successful response."""
     import schemathesis
-    from django.core.wsgi import get_wsgi_application
-    from hypothesis import HealthCheck, Phase, given, settings
     from rest_framework.authtoken.models import Token
-    from schemathesis.checks import not_a_server_error
-    from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
     la.canaries_game(world)
     la.day_1(world, frozen, django_capture_on_commit_callbacks)
@@ -287,11 +283,32 @@ def test_api_schema_as_another_player(world, frozen, django_capture_on_commit_ca
     private_ops = {("GET", "/api/games/{id}/rooms/{room}/posts/"), ("POST", "/api/games/{id}/rooms/{room}/posts/"),
                    ("POST", "/api/inbox/{id}/read/"), ("PATCH", "/api/games/{id}/posts/{post_id}/")}
 
-    schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
-    problems: list[str] = []
-    calls = 0
+    with la.wsgi_app() as app:
+        schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", app)
+        problems, statuses, calls = _run_schemathesis(
+            schema, token=token, values=values, inbox_id=lev_notes[0], private_ops=private_ops,
+            forbidden={world.canaries[kind]: kind for kind in forbidden})
     operations = [result.ok() for result in schema.get_all_operations()]
     assert {(op.method.upper(), op.path) for op in operations} >= private_ops
+    assert calls >= len(operations)
+    assert not problems, "\n".join(problems)
+    # The calls reached the seeded objects: Gleb reads his game's log and thread; the private ones were refused.
+    assert 200 in statuses[("GET", "/api/games/{id}/log/")] and 200 in statuses[("GET", "/api/games/{id}/posts/")]
+    assert all(statuses[key] and not any(200 <= code < 300 for code in statuses[key]) for key in private_ops)
+
+
+def _run_schemathesis(schema, *, token: str, values: dict, inbox_id: int, private_ops: set, forbidden: dict):
+    """Every operation of ``schema``, :data:`SCHEMATHESIS_EXAMPLES` cases each, called with DRF ``token``; path
+    parameters set to ``values`` by name (``inbox_id`` for ``/api/inbox/{id}/``); ``forbidden``: canary → kind
+    that must not be in a 2xx answer. Returns ``(problems, statuses by operation, calls)``."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from schemathesis.checks import not_a_server_error
+    from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
+
+    problems: list[str] = []
+    statuses: dict[tuple[str, str], set[int]] = {}
+    calls = 0
+
     def run(operation) -> None:
         key = (operation.method.upper(), operation.path)
 
@@ -302,15 +319,16 @@ def test_api_schema_as_another_player(world, frozen, django_capture_on_commit_ca
             nonlocal calls
             calls += 1
             for name in case.path_parameters or {}:
-                case.path_parameters[name] = (lev_notes[0] if key[1].startswith("/api/inbox/")
+                case.path_parameters[name] = (inbox_id if key[1].startswith("/api/inbox/")
                                               else values.get(name, case.path_parameters[name]))
             response = case.call_and_validate(
                 headers={"Authorization": f"Token {token}"},
                 checks=[not_a_server_error, response_schema_conformance, content_type_conformance])
+            statuses.setdefault(key, set()).add(response.status_code)
             if 200 <= response.status_code < 300:
                 if key in private_ops:
                     problems.append(f"{key}: {response.status_code} for Gleb with {case.path_parameters}")
-                leaked = {k for k in forbidden if world.canaries[k] in response.text}
+                leaked = {kind for canary, kind in forbidden.items() if canary in response.text}
                 if leaked:
                     problems.append(f"{key}: {sorted(leaked)} canary in Gleb's {response.status_code} response")
 
@@ -320,7 +338,6 @@ def test_api_schema_as_another_player(world, frozen, django_capture_on_commit_ca
             for failure in getattr(exc, "exceptions", [exc]):
                 problems.append(f"{key}: {' / '.join(str(failure).splitlines()[:3])}")
 
-    for operation in operations:
-        run(operation)
-    assert calls >= len(operations)
-    assert not problems, "\n".join(problems)
+    for result in schema.get_all_operations():
+        run(result.ok())
+    return problems, statuses, calls
