@@ -74,3 +74,16 @@ def test_huge_page_bounds_are_cut_not_a_server_error(schema, world, query):
     assert response.status_code == 200, response.text
     page, offset = response.json(), query.get("offset", 0)
     assert page["count"] > 1 and len(page["results"]) == max(0, page["count"] - offset)
+
+
+@pytest.mark.parametrize("at", ["0054-04-26T00:48:52+00:00", "9999-12-31T23:59:59-12:00"])
+def test_veche_moment_out_of_range_is_a_clear_error(schema, world, at, frozen, django_capture_on_commit_callbacks):
+    """FM-7.1 ``?at=``: a moment of year 54 came back in Moscow's local mean time (+02:30:17, no valid date-time;
+    found by schemathesis) and one near year 9999 overflows in the viewer's time zone: both are refused."""
+    la.day_1(world, frozen, django_capture_on_commit_callbacks)
+    case = schema["/api/games/{id}/veche/"]["GET"].Case(path_parameters={"id": world.game.pk}, query={"at": at})
+    response = case.call_and_validate(checks=[response_schema_conformance])
+    assert response.status_code == 400 and "2000 and 2999" in response.json()["errors"]["at"][0]
+    fine = schema["/api/games/{id}/veche/"]["GET"].Case(path_parameters={"id": world.game.pk},
+                                                       query={"at": "2026-01-01T12:30:00+00:00"})
+    assert fine.call_and_validate(checks=[response_schema_conformance]).status_code == 200
