@@ -4,6 +4,15 @@ fetched by every viewer at every stage of a game — plus the Atom feed, the inb
 log lines written. A canary must appear exactly where the rules allow it: never for anyone else, and (so that the
 audit can fail both ways) at least on its designated pages for the viewers allowed to read it.
 
+What is fetched, at each stage (signup, deck building, Night 1, Day 1, Night 2, finished) and for each viewer (the
+master; Olga, the owner of most secrets; Lev and Nina, their recipients and room members; Gleb, another player;
+Ivan, a dead player; a spectator; an anonymous visitor): every named pattern of the URLconf (walked with
+``get_resolver``, parameters filled with the seeded objects' ids — the game, every post, every signup, the room,
+each user's latest notification), except DRF's ``.json`` twins, the admin and allauth's key-carrying pages (see
+``leak_audit.routes``); at Night 2 once more as htmx asks for partials. Every path of the OpenAPI schema must be
+among the URLs fetched. Besides the pages: every e-mail in ``mail.outbox`` (by recipient), every stored
+notification (by its user) and every JSON log line written (nobody may read a canary there).
+
 The games and canaries are described in :mod:`tests.integration.leak_audit`. Who may read each canary (the one
 visibility layer, ``gm/core/visibility.py``):
 
@@ -36,6 +45,9 @@ from tests.integration import leak_audit as la
 
 pytestmark = pytest.mark.django_db
 
+#: Routes whose answer depends on no user nor game data (the OpenAPI schema, ~0.3 s to generate): fetched once a
+#: stage, by the anonymous visitor.
+SAME_FOR_EVERYONE = {"schema"}
 STAGES = ("signup", "deck_building", "night", "day", "night_2", "finished")
 EVERYONE = frozenset(la.VIEWERS)
 
@@ -94,6 +106,7 @@ class Audit:
         self.seen: dict[tuple[str, str, str], set[str]] = {}  # (stage, viewer, url) → canary kinds
         self.names: dict[str, str] = {}  # url → route name
         self.errors: list[str] = []
+        self.leaked_htmx: list[str] = []
         self.fetched_urls: set[str] = set()
         self.requests = 0
 
@@ -143,22 +156,49 @@ class Audit:
         client.raise_request_exception = False
         return client
 
-    def fetch_all(self, stage: str, game) -> None:
+    def fetch_all(self, stage: str, game, *, htmx: bool = False) -> None:
+        """GET every URL as every viewer (``htmx``: as htmx asks for its partials, ``HX-Request: true``)."""
         urls = self.urls(game)
+        headers = {"HX-Request": "true"} if htmx else {}
+        label = f"{stage} (htmx)" if htmx else stage
         for viewer in la.VIEWERS:
             client = self.client(viewer)
             for url in urls:
+                if self.names[url] in SAME_FOR_EVERYONE and viewer != la.VIEWERS[-1]:
+                    continue
                 self.requests += 1
                 try:
-                    response = client.get(url, {"limit": 500})
+                    response = client.get(url, {"limit": 500}, headers=headers)
                 except Exception as exc:  # noqa: BLE001 - reported with the URL and viewer
-                    self.errors.append(f"{stage}: {viewer} GET {url} raised {exc!r}")
+                    self.errors.append(f"{label}: {viewer} GET {url} raised {exc!r}")
                     continue
                 if response.status_code >= 500:
-                    self.errors.append(f"{stage}: {viewer} GET {url} → {response.status_code}")
+                    self.errors.append(f"{label}: {viewer} GET {url} → {response.status_code}")
                 body = b"".join(response.streaming_content) if response.streaming else response.content
-                self.seen[(stage, viewer, url)] = self.canaries_in(body.decode("utf-8", "replace"))
+                kinds = self.canaries_in(body.decode("utf-8", "replace"))
+                if htmx:
+                    self.leaked_htmx += [f"{label}: {kind} canary leaked to {viewer} at {url} ({self.names[url]})"
+                                         for kind in kinds if viewer not in allowed(kind, stage)]
+                else:
+                    self.seen[(stage, viewer, url)] = kinds
                 self.fetched_urls.add(url)
+
+    def notification_leaks(self, stage: str) -> list[str]:
+        """Every stored notification (its text, data and log entry, as its user's inbox renders them) holds only
+        canaries its user may read — also the ones no page shows."""
+        from gm.inbox import selectors
+
+        out = []
+        for viewer, user in self.world.users.items():
+            if user is None or viewer not in la.VIEWERS:
+                continue
+            notes = selectors.present(list(Notification.objects.filter(user=user)), user)
+            for note in notes:
+                text = " ".join(str(v) for v in (note.body, note.data, note.title, note.text,
+                                                 note.entry.text() if note.entry else ""))
+                out += [f"{stage}: {kind} canary in {viewer}'s notification {note.pk} ({note.kind})"
+                        for kind in self.canaries_in(text) if viewer not in allowed(kind, stage)]
+        return out
 
     def missing(self, stage: str) -> list[str]:
         """Allowed viewers who do not find a canary on its designated pages."""
@@ -219,7 +259,9 @@ def test_leak_audit(world, frozen, django_capture_on_commit_callbacks):
             build()
             game = world.game if world.game is not None else world.signups_game
             audit.fetch_all(stage, game)
-            leaks += audit.leaks(stage)
+            if stage == "night_2":  # every secret seeded, none revealed: htmx's partials too
+                audit.fetch_all(stage, game, htmx=True)
+            leaks += audit.leaks(stage) + audit.notification_leaks(stage)
             missing += audit.missing(stage)
             for message in mail.outbox[outbox_seen:]:
                 text = " ".join([message.subject, message.body,
@@ -233,6 +275,7 @@ def test_leak_audit(world, frozen, django_capture_on_commit_callbacks):
     finally:
         root.removeHandler(handler)
         root.setLevel(old_level)
+    leaks += audit.leaked_htmx
     for line in log_lines:
         for kind in audit.canaries_in(line):
             leaks.append(f"{kind} canary in a log line: {line}")
