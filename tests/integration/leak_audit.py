@@ -5,7 +5,8 @@ URLconf filled with the seeded objects' ids.
 The games (rings in list order)::
 
     game "Signups" (signup, then deck building; FM-2, FM-4):
-        Olga, Lev, Nina, Gleb, Ivan sign up; Olga's messengers («Внешность», FM-2.1) are a canary.
+        Olga, Lev, Nina, Gleb, Ivan and Boris sign up; Olga's messengers («Внешность», FM-2.1) are a canary; the
+        master rejects Ivan's signup with a reason (REJECTED canary, FM-2.5).
 
     game "Canaries" (the master's override, from Night 1; FM-9):
         0 Olga   operator    mafia_advisor   alive   letter in the Sleeve
@@ -16,7 +17,8 @@ The games (rings in list order)::
         5 Ivan   custom      detective       dead    (the dead player)
 
     Night 1: Olga orders a letter to Lev (first version: the PENDING canary, then changed to the LETTER canary)
-    and the Mafia message to Nina (MAFIA canary). Day 1: Nina writes a private message to her neighbour Lev
+    and the Mafia message to Nina (MAFIA canary); the master extends the deadline with a reason (AUDIT canary: his
+    audit log). Day 1: Nina writes a private message to her neighbour Lev
     (PRIVATE canary, FM-9.2); Olga, Lev and Nina agree on a chat room (FM-9.3). Night 2: Nina writes in the room
     (ROOM canary); Lev and Gleb shoot Olga and Nina (one card each in the Hand), the Law wins: finished (FM-10.1).
 
@@ -34,7 +36,7 @@ from datetime import timedelta
 from django.urls import URLPattern, URLResolver, get_resolver
 
 #: Canary kinds, in the order the report lists them.
-KINDS = ("MESSENGERS", "PENDING", "LETTER", "MAFIA", "PRIVATE", "ROOM")
+KINDS = ("MESSENGERS", "REJECTED", "PENDING", "LETTER", "MAFIA", "PRIVATE", "ROOM", "AUDIT")
 
 #: The viewers: the master, the players by name, a spectator and an anonymous visitor. Which viewer kind each is
 #: depends on the game (Ivan is dead in "Canaries" only).
@@ -168,11 +170,14 @@ def signups_game(world: World):
     master = world.users["master"]
     game = core.game_create(master=master, module="forum_mafia", title="Signups", rng_seed=3)
     core.game_open_signup(game=game, actor=master)
+    signups = {}
     for name, role in (("olga", "operator"), ("lev", "paranoid"), ("nina", "guard"), ("gleb", "secretary"),
-                       ("ivan", "jock")):
-        fm.signup_create(game=game, user=world.users[name], public_role=role, character_name=name.title(),
-                         messengers=f"tg:@{world.canaries['MESSENGERS']}" if name == "olga" else f"tg:@{name}",
-                         pledges=True)
+                       ("ivan", "jock"), ("boris", "rich_man")):
+        signups[name] = fm.signup_create(
+            game=game, user=world.users[name], public_role=role, character_name=name.title(), pledges=True,
+            messengers=f"tg:@{world.canaries['MESSENGERS']}" if name == "olga" else f"tg:@{name}")
+    fm.signup_reject(game=game, actor=master, signup_id=signups["ivan"].pk,
+                     reason=f"Not this time: {world.canaries['REJECTED']}")
     game.refresh_from_db()
     world.signups_game = game
     return game
@@ -209,6 +214,7 @@ def canaries_game(world: World):
 
     core.order_submit(phase=night, user=world.users["olga"], payload=order(c["PENDING"]))
     core.order_submit(phase=night, user=world.users["olga"], payload=order(c["LETTER"]))
+    core.phase_extend(game=game, actor=master, minutes=30, reason=f"Waiting for Olga: {c['AUDIT']}")
     return game
 
 

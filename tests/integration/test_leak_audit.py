@@ -24,8 +24,10 @@ visibility layer, ``gm/core/visibility.py``):
 * PRIVATE (a private message in a thread post, FM-9.2): its recipient and the master (not its sender: the site
   relays it as the master would, ``visibility.may_read_private``);
 * ROOM (a chat room post, FM-9.3): the room's members and the master;
+* REJECTED (the master's reason for rejecting a signup, FM-2.5): the rejected player and the master;
+* AUDIT (the master's reason for extending a deadline): the master only — his audit log, also after the game;
 * when the game is over, everything is revealed to everyone (``Viewer.revealed``) — game secrets only: the
-  signup's messengers stay the player's and the master's.
+  signup's messengers and rejection reason stay the player's and the master's, the audit log the master's.
 """
 from __future__ import annotations
 
@@ -56,6 +58,10 @@ def allowed(kind: str, stage: str) -> frozenset:
     """The viewers who may read canary ``kind`` at ``stage`` (see the module docstring)."""
     if kind == "MESSENGERS":
         return frozenset({"olga", "master"})
+    if kind == "REJECTED":
+        return frozenset({"ivan", "master"})
+    if kind == "AUDIT":  # the master's audit log stays his, also after the game
+        return frozenset({"master"})
     if stage == "finished":
         return EVERYONE
     later = STAGES.index(stage) > STAGES.index("night")
@@ -77,6 +83,12 @@ def expected_pages(kind: str, stage: str, viewer: str) -> set[str]:
         if stage not in ("signup", "deck_building"):
             return set()
         return {"forum_mafia:signup"} | ({"forum_mafia:api_signups"} if viewer == "master" else set())
+    if kind == "REJECTED":  # the rejected player's signup page; the master's audit log
+        if stage not in ("signup", "deck_building"):
+            return set()
+        return {"forum_mafia:signup"} if viewer == "ivan" else {"game-audit"}
+    if kind == "AUDIT":
+        return {"game-audit"}
     if kind == "ROOM":
         return {"forum_mafia:room", "forum_mafia:api_room_posts"}
     if kind == "PRIVATE":
@@ -92,7 +104,7 @@ def expected_pages(kind: str, stage: str, viewer: str) -> set[str]:
 
 def seeded(kind: str, stage: str) -> bool:
     """Whether canary ``kind`` exists at ``stage``."""
-    first = {"MESSENGERS": "signup", "PENDING": "night", "LETTER": "night", "MAFIA": "night", "PRIVATE": "day",
+    first = {"MESSENGERS": "signup", "REJECTED": "signup", "AUDIT": "night", "PENDING": "night", "LETTER": "night", "MAFIA": "night", "PRIVATE": "day",
              "ROOM": "night_2"}[kind]
     return STAGES.index(stage) >= STAGES.index(first)
 
