@@ -104,8 +104,8 @@ def expected_pages(kind: str, stage: str, viewer: str) -> set[str]:
 
 def seeded(kind: str, stage: str) -> bool:
     """Whether canary ``kind`` exists at ``stage``."""
-    first = {"MESSENGERS": "signup", "REJECTED": "signup", "AUDIT": "night", "PENDING": "night", "LETTER": "night", "MAFIA": "night", "PRIVATE": "day",
-             "ROOM": "night_2"}[kind]
+    first = {"MESSENGERS": "signup", "REJECTED": "signup", "AUDIT": "night", "PENDING": "night",
+             "LETTER": "night", "MAFIA": "night", "PRIVATE": "day", "ROOM": "night_2"}[kind]
     return STAGES.index(stage) >= STAGES.index(first)
 
 
