@@ -1,4 +1,7 @@
-"""Root URLs: pages, accounts (allauth), the REST API with its OpenAPI schema, admin, i18n."""
+"""Root URLs: pages, accounts (allauth), the REST API with its OpenAPI schema, admin, i18n, and the ``urls`` of
+every registered game module package that has one."""
+from importlib.util import find_spec
+
 from django.conf import settings
 from django.conf.urls.static import static
 from django.contrib import admin
@@ -11,7 +14,8 @@ urlpatterns = [
     path("", include("gm.core.urls")),
     path("", include("cards.urls")),
     path("", include("gm.modules.forum_mafia.setup_urls")),
-    path("", include("gm.modules.forum_mafia.urls")),
+    *(path("", include(f"{m}.urls")) for m in settings.GM_MODULES + settings.GM_EXTRA_MODULES
+      if find_spec(f"{m}.urls") is not None),
     path("accounts/profile/", account_views.profile_edit, name="profile"),
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", account_views.set_language, name="set_language"),

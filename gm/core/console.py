@@ -1,23 +1,115 @@
 """The master's console on the game page: what ``gm/_console.html`` shows the master (and nobody else).
 
-Read-only selectors over ``gm.core.visibility``; every intervention it offers is a service in
-``gm.core.services`` called by a view in ``gm.core.views``.
+Read-only selectors over ``gm.core.visibility`` (the master's viewer): every seat with its secret part (the module's
+``master_seat_summary`` and ``master_seat_fields``: secret role, containers, flags), its current order with every
+version of the open phase; per resolved phase the resolution trace (master lines) and what each player was told
+(his seat's and his groups' lines); a result held for review; the audit log. Every intervention it offers is a
+service in ``gm.core.services``, ``gm.core.interventions`` or ``gm.core.review``, called by ``gm.core.console_views``.
 """
 from __future__ import annotations
 
-from . import visibility
-from .forms import ExtendForm, ReasonForm
-from .models import Game, Phase
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from . import messages, visibility
+from .engine import Event
+from .forms import ExtendForm, PublishAtForm, ReasonForm, ReviewModeForm, SeatAliveForm, SeatEditForm, SeatReplaceForm
+from .models import Game, GroupMembership, LogEntry, Phase
+from .services import seat_info
+
+#: How many resolved phases the console lists (newest first).
+PHASES_SHOWN = 12
 
 
-def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | None) -> dict:
-    """The console's context for ``viewer`` (empty unless he is the game's master): the intervention forms, the
-    open phase's orders (every version) and the audit log (newest first, 50 entries)."""
+def event_rows(game: Game, events: Iterable[Event | Mapping[str, Any]], seat_names: Mapping[int, str]) -> dict:
+    """Engine events (``Event`` objects, or the dicts stored in ``Phase.result``) rendered for the master:
+    ``{"trace": [text], "public": [text], "told": [{"seat": name, "lines": [text]}], "groups": [{"group", "lines"}]}``
+    — the trace (master lines), the public lines, and each seat's and group's private lines."""
+    out: dict[str, Any] = {"trace": [], "public": [], "told": {}, "groups": {}}
+    for e in events:
+        kind, data, vis, seat, group = ((e.kind, e.data, e.visibility, e.seat, e.group) if isinstance(e, Event) else
+                                        (e["kind"], e.get("data") or {}, e["visibility"], e.get("seat"),
+                                         e.get("group") or ""))
+        text = messages.render(kind, data, game.module)
+        if vis == "master":
+            out["trace"].append(text)
+        elif vis == "public":
+            out["public"].append(text)
+        elif vis == "seat":
+            out["told"].setdefault(seat_names.get(int(seat), str(seat)), []).append(text)
+        else:
+            out["groups"].setdefault(group, []).append(text)
+    out["told"] = [{"seat": k, "lines": v} for k, v in out["told"].items()]
+    out["groups"] = [{"group": k, "lines": v} for k, v in out["groups"].items()]
+    return out
+
+
+def _phase_reports(viewer: visibility.Viewer, seat_names: Mapping[int, str]) -> list[dict]:
+    """Per resolved (and published) phase, newest first: its label and :func:`event_rows` of its log lines."""
+    game = viewer.game
+    phases = list(game.phases.filter(status=Phase.Status.RESOLVED).exclude(held_at__isnull=False,
+                                                                         published_at__isnull=True)
+                  .order_by("-ordinal")[:PHASES_SHOWN])
+    by_phase: dict[int, list[LogEntry]] = {}
+    for entry in visibility.log_entries(viewer).filter(phase__in=phases).exclude(kind="core.phase_opened"):
+        by_phase.setdefault(entry.phase_id, []).append(entry)
+    reports = []
+    for phase in phases:
+        phase.game = game
+        entries = [{"kind": e.kind, "data": e.data, "visibility": e.visibility, "seat": e.seat_id, "group": e.group}
+                   for e in by_phase.get(phase.pk, [])]
+        reports.append({"phase": phase, "rows": event_rows(game, entries, seat_names)})
+    return reports
+
+
+def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | None, notice: str = "",
+                    errors: list[str] | None = None) -> dict:
+    """The console's context for ``viewer`` (empty unless he is the game's master): the intervention forms, every
+    seat with its secrets and orders, the held result, the phase reports and the audit log (newest first, 50)."""
     if not viewer.is_master:
         return {}
+    from .review import held_phase
+
+    module = game.game_module
+    seat_rows = []
+    seats = list(game.seats.select_related("user").order_by("position"))
+    names = {s.pk: s.display_name for s in seats}
+    groups: dict[int, list[str]] = {}
+    for seat_id, group in GroupMembership.objects.filter(game=game).values_list("seat_id", "group"):
+        groups.setdefault(seat_id, []).append(group)
+    orders: dict[int, list] = {}
+    for order in (visibility.orders(viewer, phase).order_by("seat_id", "version") if phase else []):
+        orders.setdefault(order.seat_id, []).append(order)
+    for seat in seats:
+        fields = module.master_seat_fields(state=game.state, seat=seat_info(seat))
+        versions = orders.get(seat.pk, [])
+        seat_rows.append({
+            "seat": seat, "summary": module.master_seat_summary(seat.data), "fields": fields,
+            "groups": sorted(groups.get(seat.pk, [])),
+            "orders": versions, "current": versions[-1] if versions else None,
+            "edit_form": SeatEditForm(initial={"seat": seat.pk, "changes": json.dumps(fields, ensure_ascii=False)},
+                                      auto_id=f"edit-{seat.pk}-%s") if fields else None,
+            "alive_form": SeatAliveForm(initial={"seat": seat.pk, "alive": "0" if seat.alive else "1"},
+                                        auto_id=f"alive-{seat.pk}-%s"),
+            "replace_form": SeatReplaceForm(initial={"seat": seat.pk}, auto_id=f"replace-{seat.pk}-%s"),
+        })
+    held = held_phase(game)
+    if held is not None:
+        held.game = game
     return {
-        "extend_form": ExtendForm(),
+        "extend_form": ExtendForm(auto_id="extend-%s"),
         "reason_form": ReasonForm(),
+        "review_form": ReviewModeForm(initial={"enabled": game.review_results,
+                                               "auto_minutes": game.review_auto_minutes}, auto_id="review-%s"),
+        "publish_form": ReasonForm(auto_id="publish-%s"),
+        "publish_at_form": PublishAtForm(auto_id="publish-at-%s"),
+        "seat_rows": seat_rows,
+        "held": held,
+        "held_rows": event_rows(game, held.result.get("events", []), names) if held is not None else None,
+        "reports": _phase_reports(viewer, names),
         "audit": visibility.audit_entries(viewer)[:50],
         "all_orders": visibility.orders(viewer, phase) if phase else [],
+        "notice": notice,
+        "errors": errors or [],
     }

@@ -10,6 +10,7 @@ simultaneous phases, ordered extra steps, turn-based play with reaction windows,
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -210,6 +211,9 @@ class GameModule:
     #: Keys of the game state that never change after the start (forum Mafia's card collection snapshot): the core
     #: keeps them once, on the game, and leaves them out of every phase snapshot and stored result.
     constant_state_keys: tuple[str, ...] = ()
+    #: Phase kinds whose orders are public while they are given (ONUW's open day vote, ON-15): the visibility layer
+    #: shows every seat's orders of such phases to every viewer. Default: none, orders are secret.
+    public_order_kinds: tuple[str, ...] = ()
 
     # -- pure engine hooks -------------------------------------------------------------------------------
     def validate_options(self, options: Mapping[str, Any]) -> dict:
@@ -270,6 +274,38 @@ class GameModule:
         """The part of one seat's module data anyone may see (default: nothing)."""
         return {}
 
+    # -- the master's interventions (pure) -----------------------------------------------------------------
+    def master_seat_fields(self, *, state: Mapping[str, Any], seat: SeatInfo) -> dict:
+        """The part of one seat the master may edit from the console (his containers and flags), as plain JSON
+        data: exactly the shape :meth:`master_seat_edit` takes back. Default: nothing is editable."""
+        return {}
+
+    def master_seat_summary(self, data: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Shell hook: ``(label, text)`` pairs the console shows for one seat's module data, in the active language
+        (e.g. the secret role). Default: none (the console still shows :meth:`master_seat_fields`)."""
+        return []
+
+    def master_seat_edit(
+        self, *, state: Mapping[str, Any], seat: SeatInfo, seats: Sequence[SeatInfo], changes: Mapping[str, Any],
+    ) -> tuple[dict, dict]:
+        """Apply the master's edit ``changes`` (keys of :meth:`master_seat_fields`, each optional) to ``seat``.
+
+        Returns ``(seat_data, state)``: the seat's new module data and the new game state (flags kept in the state,
+        e.g. forum Mafia's jail). Raises :class:`RuleViolation` naming every bad key and value. The game's own
+        conservation rules need not hold for a master's edit. Default: this game has nothing to edit."""
+        raise RuleViolation([RuleError(_("This game has no seat data the master can edit."), field="changes")])
+
+    def master_set_alive(
+        self, *, state: Mapping[str, Any], phase: PhaseInfo | None, seat: SeatInfo, seats: Sequence[SeatInfo],
+        alive: bool,
+    ) -> tuple[dict, list[Event], Outcome | None]:
+        """The master kills (``alive=False``) or revives ``seat`` (``seats`` as they are before the change): returns
+        the new game state, the events to log as the game's rules would announce it, and the :class:`Outcome` if
+        the game is won by it (``None``: it goes on). Default: state unchanged, one public ``core.seat_killed`` /
+        ``core.seat_revived`` line naming the player, no outcome."""
+        kind = "core.seat_revived" if alive else "core.seat_killed"
+        return dict(state), [Event(kind, {"player": seat.name})], None
+
     # -- the game thread (pure) --------------------------------------------------------------------------
     def may_post(self, seat_data: Mapping[str, Any], alive: bool) -> bool:
         """Whether a seat with this module data may post in the game thread (and edit its posts). Default: the
@@ -308,6 +344,20 @@ class GameModule:
         ``game`` is the Django model, ``viewer`` a ``gm.core.visibility.Viewer``; whatever it returns must
         already respect what that viewer may see). Default: nothing."""
         return {}
+
+    def seat_facts(self, data: Mapping[str, Any], *, secret: bool) -> list[tuple[str, str]]:
+        """Shell hook: one seat's data as ``(label, text)`` pairs in the active language, for the seats table and
+        the full reveal after the game. ``secret=False``: ``data`` is the public part (:meth:`public_seat_data`);
+        ``secret=True``: the whole seat data, shown only where ``gm.core.visibility`` lets the viewer read it.
+        Default: each key with its value as text."""
+        return [(str(k), str(v)) for k, v in data.items()]
+
+    def order_lines(self, *, payload: Mapping[str, Any], seat_data: Mapping[str, Any],
+                    seat_names: Mapping[int, str]) -> list[str]:
+        """Shell hook: one stored order version (not a withdrawal) as sentences in the active language, for the
+        full reveal after the game. ``seat_data`` is the ordering seat's data when the order was resolved (to name
+        its cards); ``seat_names`` maps seat ids to character names. Default: the payload as JSON."""
+        return [json.dumps(payload, ensure_ascii=False, sort_keys=True)]
 
     # -- rendering helpers (pure given the active language) ------------------------------------------
     def phase_label(self, kind: str, number: int) -> str:

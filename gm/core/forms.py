@@ -124,8 +124,54 @@ class PostEditForm(PostForm):
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(label=_("Reason (for the audit log)"), max_length=500, required=False)
+    """A master's intervention: the reason is required and goes into the audit log."""
+
+    reason = forms.CharField(label=_("Reason (for the audit log)"), max_length=500)
 
 
 class ExtendForm(ReasonForm):
     minutes = forms.IntegerField(label=_("Extend by (minutes)"), min_value=1, max_value=60 * 24 * 30)
+
+
+class LobbyFilterForm(forms.Form):
+    """The lobby's filter (a GET form): ``module`` — one registered game's slug, or empty for every game."""
+
+    module = forms.ChoiceField(label=_("Game"), required=False, choices=())
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["module"].choices = [("", _("All games")), *registry.choices()]
+        self.fields["module"].widget.attrs["id"] = "lobby-module"
+
+# -- the master's console (gm.core.console_views) -------------------------------------------------------------------
+
+
+class SeatEditForm(ReasonForm):
+    """A seat's containers and flags as the module's JSON (``master_seat_fields``)."""
+
+    seat = forms.IntegerField(widget=forms.HiddenInput)
+    changes = JSONObjectField(label=_("Cards and flags (JSON; keep only what you change)"), required=True,
+                              widget=forms.Textarea(attrs={"rows": 4, "class": "mono"}))
+
+
+class SeatAliveForm(ReasonForm):
+    seat = forms.IntegerField(widget=forms.HiddenInput)
+    #: "0": kill, "1": revive (the console's button says which).
+    alive = forms.TypedChoiceField(choices=[("0", _("Kill")), ("1", _("Revive"))], coerce=lambda v: v == "1",
+                                   widget=forms.HiddenInput)
+
+
+class SeatReplaceForm(ReasonForm):
+    seat = forms.IntegerField(widget=forms.HiddenInput)
+    user = forms.CharField(label=_("New player's user name"), max_length=150)
+
+
+class ReviewModeForm(ReasonForm):
+    enabled = forms.BooleanField(label=_("Review results before publishing"), required=False)
+    auto_minutes = forms.IntegerField(label=_("Publish by itself after (minutes; empty: only when I approve)"),
+                                      required=False, min_value=1, max_value=7 * 24 * 60)
+
+
+class PublishAtForm(ReasonForm):
+    publish_at = forms.DateTimeField(label=_("Publish by itself at (your time zone; empty: only when I approve)"),
+                                     required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))

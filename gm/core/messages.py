@@ -25,6 +25,10 @@ CORE_MESSAGES: Mapping[str, Any] = {
     "core.order_voided": _("Your order was voided: %(reason)s"),
     "core.game_finished": _("The game is over. Winners: %(winners)s."),
     "core.trace": _("Resolved in %(duration_ms)s ms with %(orders)s orders."),
+    "core.seat_killed": _("The master removed %(player)s from the game."),
+    "core.seat_revived": _("The master brought %(player)s back into the game."),
+    "core.seat_replaced": _("%(player)s is now played by someone else."),
+    "core.result_held": _("The result is held for the master's review."),
 }
 
 

@@ -40,6 +40,13 @@ class Game(models.Model):
     starts_at = models.DateTimeField(_("start date"), null=True, blank=True)
     #: signups stay in status ``signup`` but refuse new players while closed (FM-2.5).
     signups_closed = models.BooleanField(_("signups closed"), default=False)
+    #: review before publishing (the master's console): a resolved phase's result is stored at the deadline but
+    #: applied and shown only when the master approves it or its ``Phase.publish_at`` passes (``gm.core.review``).
+    review_results = models.BooleanField(_("review results before publishing"), default=False)
+    #: with ``review_results``: minutes after the resolution at which a held result publishes itself (``None``:
+    #: only when the master approves it).
+    review_auto_minutes = models.PositiveIntegerField(_("publish held results after (minutes)"), null=True,
+                                                      blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
@@ -164,6 +171,11 @@ class Phase(models.Model):
     #: part of the setup stage (e.g. deck building): the game is ``setup`` while such a phase is open.
     setup = models.BooleanField(default=False)
     overdue_at = models.DateTimeField(null=True, blank=True, help_text="when it was flagged overdue")
+    #: review before publishing: when the result was computed and held back (``None``: never held); it is applied
+    #: (seats, log, next phase) at ``published_at``, by the master's approval or at ``publish_at``.
+    held_at = models.DateTimeField(null=True, blank=True)
+    publish_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    published_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "ordinal"]
@@ -195,6 +207,11 @@ class Phase(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    @property
+    def is_held(self) -> bool:
+        """Resolved, its result held back for the master's review and not published yet."""
+        return self.held_at is not None and self.published_at is None
 
 
 class Order(models.Model):

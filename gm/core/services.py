@@ -65,7 +65,18 @@ def _violation_errors(exc: RuleViolation) -> dict[str, list[str]]:
 
 def can_host(user) -> bool:
     """Staff, or users granted the ``core.host_game`` permission, may create and master games."""
-    return bool(user and user.is_authenticated and (user.is_staff or user.has_perm("core.host_game")))
+    if not (user and user.is_authenticated):
+        return False
+    if user.is_staff:
+        return True
+    # ModelBackend's own rule (an active user with the permission, directly or through a group, or an active
+    # superuser; our other backend, allauth's, inherits it) in one query: ``has_perm`` loads all the user's and
+    # all his groups' permissions in two, on every page (the "New game" link).
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.with_perm(
+        "core.host_game", backend="django.contrib.auth.backends.ModelBackend"
+    ).filter(pk=user.pk).exists()
 
 
 def _require_master(game: Game, actor) -> None:
@@ -415,12 +426,16 @@ def order_submit(*, phase: Phase, user, payload: Any, clock: Clock = timezone.no
     with transaction.atomic():
         phase = Phase.objects.select_for_update().select_related("game").get(pk=phase.pk)
         now = clock()
-        seat.refresh_from_db()
+        # Every seat, read under the phase lock: the validation needs them all, and the caller's is among them.
+        rows = list(Seat.objects.filter(game_id=phase.game_id).order_by("position"))
+        seat = next((s for s in rows if s.pk == seat.pk), None)
+        if seat is None:
+            raise ServiceError(_("You have no seat in this game."), code="forbidden")
         _check_phase_accepts(phase, seat, now)
         module = phase.game.game_module
         info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
         try:
-            seats = [seat_info(s) for s in Seat.objects.filter(game_id=phase.game_id).order_by("position")]
+            seats = [seat_info(s) for s in rows]
             clean = module.validate_order(state=phase.game.state, phase=info, seat=seat_info(seat), payload=payload,
                                           seats=seats)
         except RuleViolation as exc:
@@ -707,6 +722,33 @@ def _seats_write(seats: Sequence[Seat]) -> None:
         )
 
 
+def _log_write(entries: Sequence[LogEntry]) -> None:
+    """Insert ``entries`` (unsaved, in order: their ids follow it) whatever their number.
+
+    On PostgreSQL one ``INSERT … SELECT`` from a single JSON parameter: ``bulk_create`` sends every field of every
+    row as a separate parameter, and quoting those (the JSON ``data`` of a 16-player night's ~100 entries, once
+    as JSON and once more as an array element) cost more than the engine; elsewhere ``bulk_create``. The entries
+    get no ids back (nobody reads them after a resolution)."""
+    if not entries:
+        return
+    if connection.vendor != "postgresql":
+        LogEntry.objects.bulk_create(entries)
+        return
+    table = connection.ops.quote_name(LogEntry._meta.db_table)
+    columns = ["game_id", "phase_id", "visibility", "seat_id", "group", "kind", "data", "created_at"]
+    rows = [{"game_id": e.game_id, "phase_id": e.phase_id, "visibility": e.visibility, "seat_id": e.seat_id,
+             "group": e.group, "kind": e.kind, "data": e.data, "created_at": e.created_at.isoformat()}
+            for e in entries]
+    names = ", ".join(connection.ops.quote_name(c) for c in columns)
+    picked = ", ".join(f"r.{connection.ops.quote_name(c)}" for c in columns)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({names}) SELECT {picked} FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY "
+            f"AS e(row, n), jsonb_populate_record(NULL::{table}, e.row) AS r ORDER BY e.n",
+            [json.dumps(rows, ensure_ascii=False)],
+        )
+
+
 def run_engine(*, game: Game, phase: Phase, snapshot: Mapping[str, Any], orders: Mapping[int, Mapping]) -> Resolution:
     """Call the module's pure ``resolve`` on a stored snapshot and orders with the phase's RNG seed."""
     seats = [SeatInfo(**s) for s in snapshot["seats"]]
@@ -751,6 +793,10 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         orders = _latest_orders(phase, seats)
         snapshot = phase_snapshot(game, seats)
         result = run_engine(game=game, phase=phase, snapshot=snapshot, orders=orders)
+        if game.review_results:  # review before publishing: stored now, applied when published (gm.core.review)
+            from .review import hold
+
+            return hold(game=game, phase=phase, snapshot=snapshot, result=result, orders=len(orders), now=now)
         by_id = {s.pk: s for s in seats}
         entries = [_log(game, phase, e, now) for e in result.events]
         changed = []
@@ -774,7 +820,7 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         game.state = result.state
         if result.outcome is not None or result.next_phase is None:
             entries.append(game_finish(game=game, outcome=result.outcome, phase=phase, now=now))
-        LogEntry.objects.bulk_create(entries)
+        _log_write(entries)
         if game.status != Game.Status.FINISHED:
             _phase_open(game, result.next_phase, ordinal=phase.ordinal + 1, now=now)
         duration_ms = round((time.perf_counter() - started) * 1000, 1)
@@ -828,11 +874,13 @@ def phase_resolve_due(*, phase_id: int, clock: Clock = timezone.now) -> Phase | 
 
 @dataclass
 class SweepReport:
-    """What one sweep did: ids of phases it ``resolved``, ``reclaimed`` from dead workers, flagged ``overdue``."""
+    """What one sweep did: ids of phases it ``resolved``, ``reclaimed`` from dead workers, flagged ``overdue``, and
+    whose held result it ``published`` (review before publishing, ``gm.core.review``)."""
 
     resolved: list[int] = field(default_factory=list)
     reclaimed: list[int] = field(default_factory=list)
     overdue: list[int] = field(default_factory=list)
+    published: list[int] = field(default_factory=list)
 
 
 def phases_sweep(*, clock: Clock = timezone.now, limit: int = 100) -> SweepReport:
@@ -840,7 +888,8 @@ def phases_sweep(*, clock: Clock = timezone.now, limit: int = 100) -> SweepRepor
 
     Flags phases more than ``GM_OVERDUE_AFTER`` seconds past their deadline (an error log line and
     ``Phase.overdue_at``, shown on the master's page), reclaims phases stuck in ``resolving``, and claims and
-    resolves every due phase, at most ``limit`` of each per sweep.
+    resolves every due phase, and publishes held results whose auto-publish time has passed, at most ``limit`` of
+    each per sweep.
     """
     report = SweepReport()
     now = clock()
@@ -869,6 +918,9 @@ def phases_sweep(*, clock: Clock = timezone.now, limit: int = 100) -> SweepRepor
     ).values_list("pk", flat=True)[:limit]:
         if phase_resolve_due(phase_id=phase_id, clock=clock) is not None:
             report.resolved.append(phase_id)
+    from .review import publish_due
+
+    report.published = publish_due(clock=clock, limit=limit)
     return report
 
 

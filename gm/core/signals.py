@@ -15,3 +15,9 @@ phase_results_ready = Signal()
 #: notifications about it must read it through ``gm.core.visibility`` (``private_readers``): its private part is for
 #: the recipient and the master only.
 post_created = Signal()
+
+#: Sent inside the transaction of ``gm.core.interventions.seat_replace_player`` after the seat's user changed.
+#: Arguments: ``seat`` (a ``Seat``, ``seat.user`` is the new user), ``old_user`` (may be ``None``) and ``new_user``.
+#: Receivers move what their app keeps per user for this seat's game to the new user, so nothing the seat knew is
+#: lost and the old user keeps nothing secret; they may raise ``ServiceError`` to refuse (everything rolls back).
+seat_replaced = Signal()

@@ -16,7 +16,8 @@ logger = logging.getLogger("gm.deadlines")
 def phases_sweep_task() -> dict:
     """Beat's periodic sweep: resolve every due phase, reclaim stuck ones, flag overdue ones."""
     report = services.phases_sweep()
-    return {"resolved": report.resolved, "reclaimed": report.reclaimed, "overdue": report.overdue}
+    return {"resolved": report.resolved, "reclaimed": report.reclaimed, "overdue": report.overdue,
+            "published": report.published}
 
 
 @shared_task(name="gm.core.tasks.phase_deadline_task", ignore_result=True)

@@ -1,6 +1,6 @@
-from django.urls import path
+from django.urls import include, path
 
-from . import views
+from . import console_views, views
 
 app_name = "gm"
 
@@ -23,4 +23,5 @@ urlpatterns = [
     path("games/<int:pk>/pause/", views.game_pause, name="game_pause"),
     path("games/<int:pk>/resume/", views.game_resume, name="game_resume"),
     path("games/<int:pk>/resolve-now/", views.phase_resolve_now, name="phase_resolve_now"),
+    path("games/<int:pk>/console/", include(console_views.urlpatterns)),
 ]

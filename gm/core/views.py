@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from . import services, visibility
+from . import page_memo, services, spectator, visibility
 from .console import console_context
-from .forms import ExtendForm, GameCreateForm, JoinForm, OrderForm, PostEditForm, PostForm, ReasonForm
+from .forms import ExtendForm, GameCreateForm, JoinForm, LobbyFilterForm, OrderForm, PostEditForm, PostForm, ReasonForm
 from .models import Game, Phase, Post
 from .services import ServiceError
 
@@ -43,22 +43,22 @@ def _flash_error(request, exc: ServiceError) -> None:
 
 
 def lobby(request):
-    """Games with open signups, running games and finished games, each with master, phase and deadline."""
-    games = list(visibility.visible_games(request.user).select_related("master__profile"))
-    open_phases = {
-        p.game_id: p for p in Phase.objects.filter(game__in=games, status__in=["open", "resolving"])
-    }
-    for game in games:
-        game.current_phase = open_phases.get(game.pk)
-        if game.current_phase is not None:
-            game.current_phase.game = game  # the label needs the module; don't query the game again
+    """Games with open signups, running games and finished games (and the viewer's drafts), each with its master,
+    players, phase and deadline (shown in the viewer's time zone); ``?module=<slug>`` shows one game's only. An
+    unknown ``module`` is refused with the reason next to the filter (status 400) and every game is listed."""
+    form = LobbyFilterForm(request.GET or None)
+    valid = form.is_valid() if form.is_bound else True
+    module = form.cleaned_data.get("module") if valid and form.is_bound else None
+    games = visibility.lobby_games(request.user, module=module or None)
+    running = (Game.Status.SETUP, Game.Status.RUNNING)
     sections = [
-        (_("Open for signup"), [g for g in games if g.status == Game.Status.SIGNUP]),
-        (_("Running games"), [g for g in games if g.status in (Game.Status.SETUP, Game.Status.RUNNING)]),
-        (_("Finished games"), [g for g in games if g.is_over]),
-        (_("My drafts"), [g for g in games if g.status == Game.Status.DRAFT]),
+        ("signup", _("Open for signup"), [g for g in games if g.status == Game.Status.SIGNUP]),
+        ("running", _("Running games"), [g for g in games if g.status in running]),
+        ("finished", _("Finished games"), [g for g in games if g.is_over]),
+        ("drafts", _("My drafts"), [g for g in games if g.status == Game.Status.DRAFT]),
     ]
-    return render(request, "gm/lobby.html", {"sections": sections})
+    context = {"sections": sections, "form": form, "module": module or "", "any_games": bool(games)}
+    return render(request, "gm/lobby.html", context, status=200 if valid else 400)
 
 
 @login_required
@@ -87,18 +87,26 @@ def game_detail(request, pk: int):
     """The game page: seats, the open phase and its deadline, the viewer's controls, the visible log, the
     thread (``?page=N``, the last page by default; ``?quote=<post id>`` fills the reply box with that post quoted),
     and for the master the console (overdue flag, interventions, audit log)."""
+    with page_memo.reading():  # the page writes nothing: its panels share one load of the seats and phases
+        return _game_page(request, pk)
+
+
+def _game_page(request, pk: int):
     game = _game_for(request, pk)
     viewer = visibility.viewer_for(request.user, game)
-    phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
-    my_orders = list(visibility.orders(viewer, phase).filter(seat=viewer.seat)) if phase and viewer.seat else []
+    phase = page_memo.unresolved_phase(game)
+    my_orders = page_memo.own_orders(viewer, phase) if phase and viewer.seat else []
     module = game.game_module
+    seats = visibility.seats(viewer)
     context = {
         "game": game,
         "viewer": viewer,
         "phase": phase,
-        "seats": visibility.seats(viewer),
+        "seats": spectator.seat_rows(viewer, seats),
+        "people": spectator.people(seats),
+        "reveal": spectator.full_reveal(viewer, seats),
         "state": visibility.game_state(viewer),
-        "log": [(e, e.text()) for e in visibility.log_entries(viewer).order_by("-created_at", "-id")[:200]],
+        "log_phases": spectator.log_by_phase(viewer),
         "thread": thread_context(request, game, viewer),
         "private_messages": visibility.thread_items(viewer, visibility.private_message_posts(viewer)),
         "my_orders": my_orders,

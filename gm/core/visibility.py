@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from . import page_memo
 from .engine import SeatInfo, ViewerInfo
 from .models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Post, PostPrivate, PostRevision, Seat
 
@@ -58,7 +59,7 @@ def viewer_for(user, game: Game) -> Viewer:
         return Viewer(game=game, kind=ANONYMOUS)
     if user.pk == game.master_id or user.is_superuser:
         return Viewer(game=game, kind=MASTER, user=user)
-    seat = Seat.objects.filter(game=game, user=user).first()
+    seat = page_memo.seat_of(game, user)
     if seat is None:
         return Viewer(game=game, kind=SPECTATOR, user=user)
     return Viewer(game=game, kind=PLAYER if seat.alive else DEAD_PLAYER, user=user, seat=seat)
@@ -75,7 +76,10 @@ def visible_games(user) -> QuerySet[Game]:
 
 
 def can_see_game(user, game: Game) -> bool:
-    return visible_games(user).filter(pk=game.pk).exists()
+    """Whether ``user`` may see ``game`` (the rule of :func:`visible_games`, checked on the loaded row)."""
+    if game.status != Game.Status.DRAFT:
+        return True
+    return user is not None and user.is_authenticated and (user.is_superuser or game.master_id == user.pk)
 
 
 def game_or_404(user, pk, *, module: str | None = None, uses_cards: bool = False) -> Game:
@@ -84,7 +88,7 @@ def game_or_404(user, pk, *, module: str | None = None, uses_cards: bool = False
     from django.http import Http404
     from django.utils.translation import gettext as _
 
-    game = Game.objects.select_related("master").filter(pk=pk).first()
+    game = Game.objects.select_related("master__profile").filter(pk=pk).first()
     if (game is None or not can_see_game(user, game) or (module is not None and game.module != module)
             or (uses_cards and not getattr(game.game_module, "uses_cards", False))):
         raise Http404(_("No such game."))
@@ -100,10 +104,18 @@ def game_options(user, game: Game) -> dict:
     return game.game_module.public_options(game.options)
 
 
+#: Large JSON columns of the rows the selectors below join: the game state (it holds the card collection) and a
+#: phase's stored input and result. Entries, orders and posts need their game's module and their phase's label,
+#: never these, and decoding them once per joined row cost most of the game page's time (deferred: still loaded
+#: if something does read them).
+_HEAVY_GAME = ("game__state",)
+_HEAVY_PHASE = ("phase__state", "phase__result")
+
+
 def log_entries(viewer: Viewer) -> QuerySet[LogEntry]:
     """The log entries of the viewer's game he may read, oldest first: public ones; his seat's and his
     groups' (players, living or dead); everything for the master or after the game."""
-    qs = LogEntry.objects.filter(game=viewer.game).select_related("phase", "game")
+    qs = LogEntry.objects.filter(game=viewer.game).select_related("phase", "game").defer(*_HEAVY_GAME, *_HEAVY_PHASE)
     if viewer.sees_everything:
         return qs
     visible = Q(visibility=LogEntry.Visibility.PUBLIC)
@@ -115,20 +127,23 @@ def log_entries(viewer: Viewer) -> QuerySet[LogEntry]:
 
 
 def orders(viewer: Viewer, phase: Phase | None = None) -> QuerySet[Order]:
-    """Order versions the viewer may read: his own seat's (players), all (master, or after the game)."""
-    qs = Order.objects.filter(phase__game=viewer.game).select_related("seat", "phase")
+    """Order versions the viewer may read: his own seat's (players), all (master, or after the game), and everyone's
+    in the phase kinds the module declares public (``GameModule.public_order_kinds``, e.g. an open vote)."""
+    qs = Order.objects.filter(phase__game=viewer.game).select_related("seat", "phase").defer(*_HEAVY_PHASE)
     if phase is not None:
         qs = qs.filter(phase=phase)
     if viewer.sees_everything:
         return qs
+    public = viewer.game.game_module.public_order_kinds
+    visible = Q(phase__kind__in=public) if public else Q(pk__in=[])
     if viewer.seat is not None:
-        return qs.filter(seat=viewer.seat)
-    return qs.none()
+        visible |= Q(seat=viewer.seat)
+    return qs.filter(visible)
 
 
 def audit_entries(viewer: Viewer) -> QuerySet[AuditEntry]:
     """The master's audit log: the master only (also after the game: it holds his notes)."""
-    qs = AuditEntry.objects.filter(game=viewer.game).select_related("actor", "phase")
+    qs = AuditEntry.objects.filter(game=viewer.game).select_related("actor", "phase").defer(*_HEAVY_PHASE)
     return qs if viewer.is_master else qs.none()
 
 
@@ -138,7 +153,7 @@ def posts(viewer: Viewer) -> QuerySet[Post]:
     Only the public part of each post is on these rows; the private part of a post (FM-9.2) lives in
     :class:`PostPrivate` and is read per viewer by :func:`thread_items` — show posts through it, never by
     following ``post.private`` yourself."""
-    return Post.objects.filter(game=viewer.game).select_related("author__profile", "seat", "phase")
+    return Post.objects.filter(game=viewer.game).select_related("author__profile", "seat", "phase").defer(*_HEAVY_PHASE)
 
 
 def private_message_posts(viewer: Viewer, *, limit: int = 20) -> list[Post]:
@@ -160,9 +175,10 @@ def may_read_private(viewer: Viewer, private: PostPrivate) -> bool:
 
 def may_know_recipient(viewer: Viewer, private: PostPrivate, post: Post) -> bool:
     """Whether ``viewer`` learns whom a private message is for: everyone when the module made it public (forum
-    Mafia's ``postman``); otherwise its reader (:func:`may_read_private`) and its sender, who chose him."""
+    Mafia's ``postman``); otherwise its reader (:func:`may_read_private`) and its sender's seat, whose player chose
+    him (by seat, so a replacement player knows it and the replaced one no longer does)."""
     return (private.public_recipient or may_read_private(viewer, private)
-            or (viewer.user is not None and viewer.user.pk == post.author_id))
+            or (viewer.seat is not None and viewer.seat.pk == post.seat_id))
 
 
 def post_revisions(viewer: Viewer, post: Post) -> QuerySet[PostRevision]:
@@ -283,7 +299,7 @@ def seat_projection(viewer: Viewer, seat: Seat) -> dict:
 
 def seats(viewer: Viewer) -> list[dict]:
     """Every seat of the game projected for ``viewer`` (ring order)."""
-    return [seat_projection(viewer, s) for s in viewer.game.seats.order_by("position")]
+    return [seat_projection(viewer, s) for s in page_memo.seats(viewer.game)]
 
 
 def phase_actors(viewer: Viewer, phase: Phase) -> list[int] | None:
@@ -300,7 +316,7 @@ def game_state(viewer: Viewer) -> dict:
     game = viewer.game
     seat_infos = [
         SeatInfo(id=s.pk, name=s.display_name, position=s.position, alive=s.alive, data=s.data)
-        for s in game.seats.order_by("position")
+        for s in page_memo.seats(game)
     ]
     return game.game_module.view(state=game.state, seats=seat_infos, viewer=viewer.info())
 
@@ -315,3 +331,25 @@ def entry_recipients(entry: LogEntry) -> list:
     game = entry.game
     users = [game.master] + [s.user for s in game.seats.select_related("user") if s.user is not None]
     return [u for u in users if may_see_entry(viewer_for(u, game), entry)]
+
+
+def lobby_games(user, *, module: str | None = None) -> list[Game]:
+    """The games of the lobby for ``user`` (:func:`visible_games`, of ``module`` when given, newest first), each
+    with ``lobby_seats`` (its seats in ring order: public names and whether alive) and ``current_phase`` (the
+    unresolved phase, or ``None``), in a number of queries that does not grow with the number of games."""
+    from django.db.models import Prefetch
+
+    seats = Prefetch("seats", to_attr="lobby_seats",
+                     queryset=Seat.objects.only("id", "game_id", "display_name", "alive", "position")
+                     .order_by("position"))
+    qs = visible_games(user).select_related("master__profile").prefetch_related(seats)
+    if module:
+        qs = qs.filter(module=module)
+    games = list(qs)
+    current = {p.game_id: p for p in Phase.objects.filter(game__in=[g.pk for g in games])
+               .exclude(status=Phase.Status.RESOLVED)}
+    for game in games:
+        game.current_phase = current.get(game.pk)
+        if game.current_phase is not None:
+            game.current_phase.game = game  # its label needs the module: don't query the game again
+    return games

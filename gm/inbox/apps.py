@@ -16,3 +16,4 @@ class InboxConfig(AppConfig):
         # The core sends this after a resolution has committed (phase_notify_task); the core never names the inbox.
         signals.phase_results_ready.connect(receivers.phase_results_ready, dispatch_uid="gm.inbox.phase_results")
         signals.post_created.connect(receivers.post_created, dispatch_uid="gm.inbox.post_created")
+        signals.seat_replaced.connect(receivers.seat_replaced, dispatch_uid="gm.inbox.seat_replaced")

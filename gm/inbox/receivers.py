@@ -20,3 +20,17 @@ def post_created(sender, *, post, **kwargs) -> None:
     private = PostPrivate.objects.filter(post=post).select_related("post__game", "recipient").first()
     if private is not None:
         notify_private(private)
+
+
+def seat_replaced(sender, *, seat, old_user, new_user, **kwargs) -> None:
+    """``gm.core.signals.seat_replaced`` (a master gave the seat to another player): the old player's notifications
+    of that game move to the new one — his results, private messages and invitations are the seat's — and the old
+    player keeps none of them. Rows the new user already has (same key) are kept once."""
+    from .models import Notification
+
+    if old_user is None:
+        return
+    rows = Notification.objects.filter(game_id=seat.game_id, user=old_user)
+    taken = Notification.objects.filter(user=new_user).exclude(key="").values("key")
+    rows.filter(key__in=taken).delete()
+    rows.update(user=new_user)

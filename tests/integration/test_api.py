@@ -153,7 +153,8 @@ def test_master_actions_and_players_are_refused(running_game, master, players):
     base = f"/api/games/{running_game.pk}"
     boss, player = logged_in(master), logged_in(players[0])
     phase = running_game.phases.get(status=Phase.Status.OPEN)
-    for action, body in (("extend", {"minutes": 10}), ("pause", {}), ("resume", {}), ("resolve-now", {})):
+    for action, body in (("extend", {"minutes": 10, "reason": "x"}), ("pause", {"reason": "x"}),
+                         ("resume", {"reason": "x"}), ("resolve-now", {"reason": "x"})):
         status, data = api(player, "post", f"{base}/{action}/", body)
         assert status == 403, action
         assert_error(data, "forbidden")
@@ -164,11 +165,13 @@ def test_master_actions_and_players_are_refused(running_game, master, players):
     assert parse_datetime(data["deadline"]) == phase.deadline + timedelta(minutes=30)
     status, data = api(boss, "post", f"{base}/pause/", {"reason": "holiday"})
     assert status == 200 and data["paused_at"] is not None
-    status, data = api(boss, "post", f"{base}/pause/", {})
+    status, data = api(boss, "post", f"{base}/pause/", {"reason": "again"})
     assert status == 409 and data["code"] == "state"
-    status, data = api(boss, "post", f"{base}/resolve-now/", {})
+    status, data = api(boss, "post", f"{base}/resolve-now/", {"reason": "now"})
     assert status == 409 and data["code"] == "state"  # resume first
     status, data = api(boss, "post", f"{base}/resume/", {})
+    assert status == 400 and "reason" in data["errors"]  # the master's console: every intervention says why
+    status, data = api(boss, "post", f"{base}/resume/", {"reason": "back"})
     assert status == 200 and data["paused_at"] is None
     status, data = api(boss, "post", f"{base}/resolve-now/", {"reason": "all in"})
     assert status == 200 and data["status"] == "resolved" and data["ordinal"] == 1

@@ -4,7 +4,7 @@
 Checks FM-1.3 (the phase resolves once at its deadline, Day 1 opens), FM-5.1 (public Hand counts), FM-5.4
 (replacement draws), FM-6 (what the engine returned is what the seats hold; the master reads the ``fm.t_*``
 resolution trace, a player does not) and that a resolution's query count does not grow with the number of
-players. The table is :mod:`tests.integration.fm_night` (every player plays a Hand and a Sleeve card).
+players. The table is :mod:`gm.modules.forum_mafia.bench.table` (every player plays a Hand and a Sleeve card).
 """
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from gm.core import services, visibility
 from gm.core.engine import PhaseInfo, SeatInfo
 from gm.core.models import Game, LogEntry, Order, Phase, Seat
 from gm.modules.forum_mafia import resolution
+from gm.modules.forum_mafia.bench import table as fm_night
 
-from . import fm_night
 from .worker_utils import (
     SESSION_QUEUE,
     CeleryProcesses,

@@ -28,9 +28,8 @@ from gm.inbox import services as inbox
 from gm.inbox.context_processors import inbox as inbox_context
 from gm.inbox.models import GameReminder, Notification, NotificationSettings, PhaseReminder
 from gm.inbox.tasks import reminders_sweep_task
+from gm.modules.forum_mafia.bench import table as fm_night
 from tests.helpers import api, client_for
-
-from . import fm_night
 
 pytestmark = pytest.mark.django_db
 

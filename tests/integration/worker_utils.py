@@ -6,17 +6,23 @@ Only ``tests/integration/test_worker.py`` uses this; it needs PostgreSQL + Redis
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+
+# Moved to gm.core.processes (manage.py gm_bench uses them too); re-exported for the worker tests.
+from gm.core.processes import (  # noqa: F401
+    CeleryProcess,
+    CeleryProcesses,
+    database_url,
+    forget_queue,
+    purge_queue,
+    queue_keys,
+    queue_length,
+    redis_client,
+    wait_until,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 #: One queue per pytest session, so parallel sessions (and a developer's own worker) never share messages.
@@ -39,15 +45,7 @@ def skip_reason() -> str | None:
 
 def worker_database_url() -> str:
     """``DATABASE_URL`` of the test database pytest-django created (the one this process is connected to)."""
-    from django.db import connection
-
-    sd = connection.settings_dict
-    user = quote(sd.get("USER") or "", safe="")
-    password = quote(sd.get("PASSWORD") or "", safe="")
-    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-    host = sd.get("HOST") or "127.0.0.1"
-    port = f":{sd['PORT']}" if sd.get("PORT") else ""
-    return f"postgres://{auth}{host}{port}/{quote(sd['NAME'], safe='')}"
+    return database_url()
 
 
 def psycopg_params() -> dict[str, Any]:
@@ -60,205 +58,7 @@ def psycopg_params() -> dict[str, Any]:
     return {k: v for k, v in params.items() if v is not None}
 
 
-def wait_until(predicate: Callable[[], Any], *, timeout: float, interval: float = 0.05,
-               message: Callable[[], str] | str = "condition not met") -> Any:
-    """Poll ``predicate`` until it returns something truthy (returned) or fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            text = message() if callable(message) else message
-            raise AssertionError(f"timed out after {timeout:.1f}s: {text}")
-        time.sleep(interval)
-
-
-# -- broker ---------------------------------------------------------------------------------------------
-
-
-def queue_keys(queue: str) -> list[str]:
-    """The Redis list keys kombu uses for ``queue`` (one per priority step)."""
-    from kombu.transport.redis import PRIORITY_STEPS, Channel
-
-    return [queue] + [f"{queue}{Channel.sep}{step}" for step in PRIORITY_STEPS if step]
-
-
-def redis_client():
-    import redis
-    from django.conf import settings
-
-    return redis.Redis.from_url(settings.CELERY_BROKER_URL)
-
-
-def queue_length(queue: str) -> int:
-    client = redis_client()
-    try:
-        return sum(client.llen(key) for key in queue_keys(queue))
-    finally:
-        client.close()
-
-
-def purge_queue(queue: str) -> int:
-    """Delete every waiting message of ``queue``, and the unacknowledged copies that killed or stopped workers
-    left in kombu's ``unacked`` hash for it (so no later consumer of this Redis database restores them)."""
-    import json
-
-    client = redis_client()
-    try:
-        waiting = sum(client.llen(key) for key in queue_keys(queue))
-        client.delete(*queue_keys(queue))
-        stale = []
-        for tag, raw in client.hscan_iter("unacked"):
-            try:
-                _message, _exchange, routing_key = json.loads(raw)
-            except (ValueError, TypeError):
-                continue
-            if routing_key == queue:
-                stale.append(tag)
-        if stale:
-            client.hdel("unacked", *stale)
-            client.zrem("unacked_index", *stale)
-        return waiting
-    finally:
-        client.close()
-
-
-def forget_queue(queue: str) -> None:
-    """At the end of the session: purge ``queue`` and drop the exchange binding tables kombu keeps for it."""
-    from kombu.transport.redis import Channel
-
-    purge_queue(queue)
-    client = redis_client()
-    try:
-        client.delete(Channel.keyprefix_queue % queue, Channel.keyprefix_binding_permanent % queue)
-    finally:
-        client.close()
-
-
 # -- processes ------------------------------------------------------------------------------------------
-
-
-@dataclass
-class CeleryProcess:
-    """One ``celery`` subprocess (its own process group) with its output in ``log_path``."""
-
-    name: str
-    nodename: str
-    proc: subprocess.Popen
-    log_path: Path
-    _log_file: Any = field(repr=False, default=None)
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def log(self) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")
-        except FileNotFoundError:
-            return ""
-
-    def tail(self, lines: int = 60) -> str:
-        return "\n".join(self.log().splitlines()[-lines:])
-
-    def kill(self) -> None:
-        """SIGKILL the whole process group (a dead worker: no shutdown, no ack, no rollback message)."""
-        if self.alive():
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        self.proc.wait(timeout=10)
-        self._close_log()
-
-    def stop(self, timeout: float = 15) -> None:
-        """Warm shutdown (SIGTERM), then SIGKILL if it does not exit within ``timeout`` seconds."""
-        if self.alive():
-            try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            try:
-                self.proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self._close_log()
-
-    def _close_log(self) -> None:
-        if self._log_file is not None and not self._log_file.closed:
-            self._log_file.close()
-
-
-class CeleryProcesses:
-    """Starts workers and beat for one test and stops all of them at teardown."""
-
-    def __init__(self, *, log_dir: Path, queue: str, env: Mapping[str, str]):
-        self.log_dir = log_dir
-        self.queue = queue
-        self.env = dict(env)
-        self.started: list[CeleryProcess] = []
-        self._counter = 0
-
-    def _spawn(self, name: str, nodename: str, args: list[str], extra_env: Mapping[str, str] | None) -> CeleryProcess:
-        env = {**self.env, **(extra_env or {})}
-        log_path = self.log_dir / f"{name}.log"
-        log_file = open(log_path, "ab")  # noqa: SIM115 - closed by CeleryProcess.stop/kill
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "gm", *args],
-            cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        process = CeleryProcess(name=name, nodename=nodename, proc=proc, log_path=log_path, _log_file=log_file)
-        self.started.append(process)
-        return process
-
-    def worker(self, *, extra_env: Mapping[str, str] | None = None, wait: bool = True) -> CeleryProcess:
-        """A ``--pool=solo`` worker consuming only this session's queue (no mingle/gossip/heartbeat, so it never
-        talks to other workers on the same Redis)."""
-        self._counter += 1
-        name = f"w{self._counter}-{os.getpid()}"
-        nodename = f"{name}@{socket.gethostname()}"
-        process = self._spawn(
-            name, nodename,
-            ["worker", "--pool=solo", "-l", "info", "-Q", self.queue, "-n", f"{name}@%h",
-             "--without-mingle", "--without-gossip", "--without-heartbeat"],
-            extra_env,
-        )
-        if wait:
-            self.wait_ready(process)
-        return process
-
-    def beat(self, *, extra_env: Mapping[str, str] | None = None) -> CeleryProcess:
-        """``celery beat`` with the DatabaseScheduler (settings) on the test database; schedules the sweep."""
-        self._counter += 1
-        name = f"beat{self._counter}-{os.getpid()}"
-        return self._spawn(
-            name, name,
-            ["beat", "-l", "info", "--max-interval", "1", "-s", str(self.log_dir / f"{name}-schedule")],
-            extra_env,
-        )
-
-    def wait_ready(self, *processes: CeleryProcess, timeout: float = 45) -> None:
-        for process in processes:
-            def ready(process=process):
-                if not process.alive():
-                    raise AssertionError(f"{process.name} exited with {process.proc.returncode}:\n{process.tail()}")
-                return f"{process.nodename} ready." in process.log()
-
-            wait_until(ready, timeout=timeout, interval=0.1,
-                       message=lambda process=process: f"{process.name} not ready:\n{process.tail()}")
-
-    def stop_all(self) -> None:
-        for process in reversed(self.started):
-            process.stop()
-
-    def report(self, lines: int = 80) -> str:
-        return "\n".join(f"===== {p.name} (pid {p.pid}, rc {p.proc.returncode}) log tail =====\n{p.tail(lines)}"
-                         for p in self.started)
 
 
 @contextmanager

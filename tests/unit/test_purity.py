@@ -22,6 +22,7 @@ PURE_MODULES = [
     "gm.modules.forum_mafia.abilities",
     "gm.modules.forum_mafia.table",
     "gm.modules.forum_mafia.thread_rules",
+    "gm.modules.forum_mafia.master_edit",
     "gm.modules.forum_mafia.room_comments",
 ]
 BANNED_SOURCE = ("random.random(", "random.shuffle(", "random.choice(", "random.seed(", "random.randint(",

@@ -18,7 +18,7 @@ SECTION = "## Forum Mafia: orders and resolution"
 def _section() -> str:
     text = DOC.read_text(encoding="utf-8")
     assert SECTION in text, "the orders-and-resolution section is missing"
-    return text[text.index(SECTION):]
+    return text[text.index(SECTION):].split(ONUW_SECTION)[0]
 
 
 def _aliases(section: str) -> dict[str, Path]:
@@ -62,3 +62,39 @@ def test_every_rule_id_of_sections_5_6_10_and_every_card_has_a_row():
     assert len(cards) == 43
     missing += [c for c in cards if f"`{c}`" not in rows]
     assert not missing, f"no row in docs/rules-coverage.md for {missing}"
+
+
+ONUW_SECTION = "## One Night Ultimate Werewolf"
+ONUW_REFERENCE = ROOT.parent / "shared" / "rules" / "onuw.md"
+
+
+def _onuw_section() -> str:
+    text = DOC.read_text(encoding="utf-8")
+    assert ONUW_SECTION in text, "the ONUW section is missing"
+    section = text[text.index(ONUW_SECTION):]
+    following = section.find("\n## ", len(ONUW_SECTION))
+    return section if following == -1 else section[:following]
+
+
+def test_onuw_named_tests_and_scenarios_exist():
+    section = _onuw_section()
+    aliases = _aliases(section)
+    assert {"E", "H", "W"} <= set(aliases), aliases
+    missing = [f"{a}::{p}" for a, p in re.findall(r"`(\w)::(test_[\w*]+)`", section)
+               if not fnmatch.filter(_test_names(aliases[a]), p)]
+    files = [p.name for p in (ROOT / "tests" / "scenarios" / "onuw").glob("*.yaml")]
+    missing += [f"S/{p}" for p in re.findall(r"`S/([^`]+)`", section) if not fnmatch.filter(files, p)]
+    assert not missing, f"the ONUW section names tests or scenarios that don't exist: {missing}"
+
+
+@pytest.mark.skipif(not ONUW_REFERENCE.exists(), reason="the rules references are not beside the checkout")
+def test_every_onuw_rule_id_has_a_row_a_test_and_a_scenario():
+    ids = sorted(set(re.findall(r"\b(ON-\d+(?:\.\d+)?)\b", ONUW_REFERENCE.read_text(encoding="utf-8"))))
+    rows = {m.strip() for m in re.findall(r"^\| ([^|]+) \|", _onuw_section(), re.M)}
+    assert not [i for i in ids if i not in rows], "no row in docs/rules-coverage.md"
+    tests = " ".join(name for path in ("tests/unit/test_onuw_engine.py", "tests/integration/test_onuw_shell.py")
+                     for name in _test_names(ROOT / path))
+    scenarios = " ".join(p.name for p in (ROOT / "tests" / "scenarios" / "onuw").glob("*.yaml"))
+    top = sorted({i.split(".")[0] for i in ids})
+    assert not [i for i in top if i.replace("-", "_") + "_" not in tests], "a rule ID no ONUW test names"
+    assert not [i for i in ids if i + "_" not in scenarios and i not in ("ON-4",)], "a rule ID with no scenario"

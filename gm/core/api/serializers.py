@@ -148,7 +148,9 @@ class PostEditSerializer(serializers.Serializer):
 
 
 class ReasonSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+    """A master's intervention: the reason is required and goes into the audit log."""
+
+    reason = serializers.CharField(max_length=500, help_text=_("Why (required): it goes into the audit log."))
 
 
 class ExtendSerializer(ReasonSerializer):

@@ -29,7 +29,7 @@ from rest_framework.views import APIView
 from cards import views as card_views
 from cards.containers import Containers
 from cards.services import card_namer, collection_for_game
-from gm.core import services, visibility
+from gm.core import page_memo, services, visibility
 from gm.core.engine import PhaseInfo
 from gm.core.models import Game, LogEntry, Phase
 from gm.core.services import ServiceError
@@ -41,7 +41,7 @@ MODULE = "forum_mafia"
 
 
 def _open_phase(game: Game) -> Phase | None:
-    phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
+    phase = page_memo.unresolved_phase(game)
     ok = (phase is not None and phase.status == Phase.Status.OPEN and phase.kind in (engine.NIGHT, engine.DAY)
           and game.status == Game.Status.RUNNING)
     return phase if ok else None
@@ -62,7 +62,7 @@ def abilities_panel(*, game: Game, viewer: visibility.Viewer, notice: str = "", 
         return {}
     from .module import ability_name, secret_role_name
 
-    seats = list(game.seats.order_by("position"))
+    seats = page_memo.seats(game)
     infos = [services.seat_info(s) for s in seats]
     own = next(s for s in infos if s.id == seat.pk)
     info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)

@@ -18,7 +18,7 @@ from cards.deckbuilding import MESSAGES as CARD_MESSAGES
 from cards.deckrules import COLOUR_NAMES
 from gm.core.engine import GameModule, PhaseSpec, Resolution, RuleError, RuleViolation
 
-from . import engine, resolution, thread_rules
+from . import engine, master_edit, resolution, thread_rules
 from .roles import FACTION_NAMES, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
 
 _CARD_NAMES = {c["slug"]: (c["name_ru"], c["name_en"]) for c in CARDS}
@@ -429,6 +429,86 @@ class ForumMafiaModule(GameModule):
         if data.get("public_role"):
             public["public_role"] = data["public_role"]
         return public
+
+    def seat_facts(self, data, *, secret):
+        """The seats table and the full reveal: publicly the claimed role and the Hand count (FM-2, FM-5.1); the
+        secret part (FM-3, FM-4) — secret role and faction, colours, Hand (in order), Sleeve, deck (top first, when
+        the viewer may see its order) or its count, discard pile, and the deck as built."""
+        if not secret:
+            facts = []
+            if data.get("public_role"):
+                facts.append((gettext("Public role"), public_role_name(data["public_role"])))
+            if "hand_count" in data:
+                facts.append((gettext("Cards in Hand"), str(data["hand_count"])))
+            return facts
+        facts = []
+        role = data.get("secret_role")
+        if role:
+            faction = data.get("faction")
+            text = secret_role_name(role)
+            if faction:
+                text += f" ({gettext(FACTION_NAMES.get(faction, faction))})"
+            facts.append((gettext("Secret role"), text))
+        if role == "joker" and data.get("joker_colours"):
+            facts.append((gettext("Colours"), ", ".join(gettext(COLOUR_NAMES[c]) for c in data["joker_colours"]
+                                                         if c in COLOUR_NAMES)))
+        cards = data.get("cards")
+        if isinstance(cards, Mapping):
+            def names(key: str) -> str:
+                return ", ".join(card_name(c.get("kind", "")) for c in cards.get(key) or []
+                                 if isinstance(c, Mapping)) or "—"
+
+            facts.append((gettext("Hand"), names("hand")))
+            facts.append((gettext("Sleeve"), names("sleeve")))
+            if "deck" in cards:
+                facts.append((gettext("Deck (top first)"), names("deck")))
+            elif "deck_count" in cards:
+                facts.append((gettext("Cards in the deck"), str(cards["deck_count"])))
+            facts.append((gettext("Discard pile"), names("discard")))
+        built = [e.get("kind", "") for e in data.get("deck_list") or [] if isinstance(e, Mapping)]
+        if built:  # FM-4: the deck as submitted (all there is while the decks are being built)
+            counts: dict[str, int] = {}
+            for kind in built:
+                counts[kind] = counts.get(kind, 0) + 1
+            facts.append((gettext("Deck as built"), ", ".join(
+                card_name(k) + (f" × {n}" if n > 1 else "") for k, n in sorted(counts.items(),
+                                                                            key=lambda kn: card_name(kn[0])))))
+        return facts
+
+    def order_lines(self, *, payload, seat_data, seat_names):
+        """An order version in words (card, slot, targets, abilities, the Veche vote): see
+        :func:`.order_views.describe_order`; card ids are named from ``seat_data``'s containers."""
+        from .order_views import describe_order
+
+        cards = seat_data.get("cards") if isinstance(seat_data, Mapping) else None
+        uids = {c["uid"]: c.get("kind", "") for key in ("hand", "sleeve", "deck", "discard")
+                for c in ((cards or {}).get(key) or []) if isinstance(c, Mapping) and "uid" in c}
+        return describe_order(payload, cards=uids, name=card_name, seat_names=seat_names)
+
+    # -- the master's console ------------------------------------------------------------------------------------
+    def master_seat_fields(self, *, state, seat):
+        """Hand (in order), Sleeve, deck (top first), discard as slugs; jail and handcuffs (see
+        :mod:`.master_edit`)."""
+        return master_edit.seat_fields(state, seat)
+
+    def master_seat_summary(self, data):
+        """The secret role (FM-3), the claimed public role (FM-2) and the faction."""
+        rows = [(str(_("Secret role")), secret_role_name(data.get("secret_role", "")))]
+        if data.get("public_role"):
+            rows.append((str(_("Public role")), public_role_name(data["public_role"])))
+        if data.get("faction"):
+            rows.append((str(_("Faction")), gettext(FACTION_NAMES.get(data["faction"], data["faction"]))))
+        return rows
+
+    def master_seat_edit(self, *, state, seat, seats, changes):
+        """The master's edit of containers and flags (:func:`.master_edit.seat_edit`): unknown card slugs refused,
+        conservation not required."""
+        return master_edit.seat_edit(state, seat, changes)
+
+    def master_set_alive(self, *, state, phase, seat, seats, alive):
+        """A death announced as FM-6.2 announces one and entered in the death order; victory checked at once
+        (FM-10.6)."""
+        return master_edit.set_alive(state, phase, seat, seats, alive)
 
     # -- the game thread (FM-9) ---------------------------------------------------------------------------------
     def may_post(self, seat_data, alive):

@@ -30,7 +30,7 @@ from rest_framework.views import APIView
 
 from cards.containers import Containers
 from cards.services import card_namer, collection_for_game
-from gm.core import services, visibility
+from gm.core import page_memo, services, visibility
 from gm.core.engine import PhaseInfo
 from gm.core.models import Game, GroupMembership, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
@@ -62,7 +62,7 @@ _PAGE = engines["django"].from_string(
 
 def open_order_phase(game: Game) -> Phase | None:
     """The game's unresolved phase if it is a night or a day (the phases forum Mafia takes orders in)."""
-    phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
+    phase = page_memo.unresolved_phase(game)
     return phase if phase is not None and phase.kind in ORDER_PHASES else None
 
 
@@ -84,7 +84,7 @@ def order_options_for(*, game: Game, viewer: visibility.Viewer, phase: Phase) ->
     messages (``why_not``, each card's ``reason``) in the active language. Only his own cards are in it. Also
     ``abilities`` (``abilities.ability_options``: his phase and instant abilities, labels and reasons translated)
     and ``pay_from_hand`` (the cultist may pay prices from his Hand, FM-8)."""
-    seats = list(game.seats.order_by("position"))
+    seats = page_memo.seats(game)
     own = next(s for s in seats if s.pk == viewer.seat.pk)
     info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
     seat_infos = [services.seat_info(s) for s in seats]
@@ -223,7 +223,7 @@ def order_panel(*, game: Game, viewer: visibility.Viewer, form: OrderForm | None
         return {"closed": str(exc), "notice": notice, "game": game, "full_page": full_page}
     seat = viewer.seat
     options = form.options if form is not None else order_options_for(game=game, viewer=viewer, phase=phase)
-    versions = list(visibility.orders(viewer, phase).filter(seat=seat).order_by("version"))
+    versions = page_memo.own_orders(viewer, phase)
     current = versions[-1] if versions and versions[-1].payload is not None else None
     by_uid = {c["uid"]: c for c in options.get("cards", [])}
     if form is None:
@@ -232,7 +232,7 @@ def order_panel(*, game: Game, viewer: visibility.Viewer, form: OrderForm | None
     collection = collection_for_game(game)
     name = card_namer(collection)
     language = translation.get_language() or "ru"
-    seat_names = dict(game.seats.values_list("pk", "display_name"))
+    seat_names = page_memo.seat_names(game)
     own_cards = _own_cards(seat)
 
     def describe(order: Order) -> list[str]:
@@ -435,6 +435,8 @@ def resolution_trace(viewer: visibility.Viewer) -> list[dict]:
     """The master's resolution trace (§6): per resolved phase, newest first, its ``fm.t_*`` master entries in
     resolution order as ``{"layer", "step", "text"}`` rows. Empty for whoever may not read master entries (players
     and spectators while the game runs: ``visibility.log_entries`` decides)."""
+    if not viewer.sees_everything:
+        return []  # the visibility layer never shows them master entries: no need to ask the database
     entries = (visibility.log_entries(viewer).filter(visibility=LogEntry.Visibility.MASTER, kind__startswith="fm.t_")
                .order_by("-phase__ordinal", "created_at", "id"))
     phases: list[dict] = []
@@ -449,8 +451,10 @@ def resolution_trace(viewer: visibility.Viewer) -> list[dict]:
 
 def private_results(viewer: visibility.Viewer) -> list[dict]:
     """What the viewer's own seat was told, per phase, newest first: his seat's entries and his groups' (e.g. the
-    Mafia's), each as ``{"text", "group"}``. Empty without a seat; never another seat's entries, even after the
-    game (when the visibility layer would show them)."""
+    Mafia's), each as ``{"text", "group"}``, and ``order``: the order of his that counted in that phase (FM-5.6: its
+    last version) in words, or ``None`` — for resolved phases only (the open phase's order is on the order form).
+    Empty without a seat; never another seat's entries or orders, even after the game (when the visibility layer
+    would show them)."""
     seat = viewer.seat
     if seat is None:
         return []
@@ -463,10 +467,32 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
     for entry in entries:
         key = entry.phase_id or 0
         if not phases or phases[-1]["key"] != key:
-            phases.append({"key": key, "label": _phase_label(entry.phase, viewer.game), "entries": []})
+            phases.append({"key": key, "label": _phase_label(entry.phase, viewer.game), "entries": [],
+                           "ordinal": entry.phase.ordinal if entry.phase else -1, "order": None})
         phases[-1]["entries"].append({"text": entry.text(), "group": entry.group})
+    by_key = {p["key"]: p for p in phases}
+    last: dict[int, Order] = {}
+    for order in (visibility.orders(viewer).filter(seat=seat, phase__status=Phase.Status.RESOLVED)
+                  .order_by("phase__ordinal", "version")):
+        last[order.phase_id] = order
+    names = page_memo.seat_names(viewer.game)
+    module = viewer.game.game_module
+    # The seats as each phase was resolved (its stored input): one query for them all, not one per phase.
+    wanted = [phase_id for phase_id, order in last.items() if order.payload is not None]
+    snapshots = dict(Phase.objects.filter(pk__in=wanted).values_list("pk", "state__seats")) if wanted else {}
+    for phase_id, order in last.items():
+        if order.payload is None:
+            continue
+        group = by_key.get(phase_id)
+        if group is None:
+            group = by_key[phase_id] = {"key": phase_id, "label": _phase_label(order.phase, viewer.game),
+                                        "entries": [], "ordinal": order.phase.ordinal, "order": None}
+            phases.append(group)
+        snapshot = {s.get("id"): s.get("data") or {} for s in snapshots.get(phase_id) or []}
+        group["order"] = {"version": order.version, "lines": module.order_lines(
+            payload=order.payload, seat_data=snapshot.get(seat.pk) or seat.data, seat_names=names)}
     # Where entries without a phase (the deal, before Night 1) sort depends on the database: put them last.
-    return [p for p in phases if p["key"]] + [p for p in phases if not p["key"]]
+    return sorted(phases, key=lambda p: (not p["key"], -p["ordinal"]))
 
 
 # == pages ==========================================================================================================

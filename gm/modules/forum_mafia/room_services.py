@@ -34,7 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
 
-from gm.core import visibility
+from gm.core import page_memo, visibility
 from gm.core.engine import PhaseInfo
 from gm.core.models import Game, Phase, Post, Seat
 from gm.core.services import Clock, ServiceError, seat_info
@@ -196,16 +196,18 @@ def _sync_order(*, phase: Phase, seat: Seat, current: RoomProposal | None, check
 
 
 def post_notes(viewer: visibility.Viewer, posts: Iterable[Post]) -> dict[int, list[str]]:
-    """Post id → the notes about its chat-room proposal ``viewer`` may read: the post's author and the master (whether
-    a proposal went into an order is the author's business; a refusal can tell what only he knows, e.g. that the
-    conspirator has used his room)."""
+    """Post id → the notes about its chat-room proposal ``viewer`` may read: the player of the post's seat and the
+    master (whether a proposal went into an order is the author's business; a refusal can tell what only he knows,
+    e.g. that the conspirator has used his room)."""
     posts = list(posts)
     if viewer.user is None or not viewer.user.is_authenticated:
         return {}
-    mine = [p.pk for p in posts if viewer.is_master or p.author_id == viewer.user.pk]
+    # By seat, not by user: a replacement player (the master's console) takes over his seat's posts' notes.
+    mine = [p.pk for p in posts if viewer.is_master
+            or (viewer.seat is not None and p.seat_id == viewer.seat.pk)]
     if not mine:
         return {}
-    names = dict(Seat.objects.filter(game_id=viewer.game.pk).values_list("pk", "display_name"))
+    names = page_memo.seat_names(viewer.game)
     notes: dict[int, list[str]] = {}
     for row in RoomProposal.objects.filter(post_id__in=mine):
         members = ", ".join(names.get(m, "?") for m in row.members)

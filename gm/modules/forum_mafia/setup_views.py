@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from cards.deckrules import COLOUR_NAMES, ROLE_COLOURS, SECRET_ROLE_COLOURS
 from cards.services import card_namer, collection_for_game
-from gm.core import visibility
+from gm.core import page_memo, visibility
 from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
@@ -43,7 +43,7 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         return {k: v for k, v in (("trace", trace), ("rooms", rooms), ("veche", veche)) if v}
     data = game.game_module.own_seat_data(seat.data)  # the owner's view: no deck order (FM-4.6)
     role = data["secret_role"]
-    phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
+    phase = page_memo.unresolved_phase(game)
     is_open = phase is not None and phase.status == Phase.Status.OPEN and seat.alive and not game.is_over
     building = is_open and phase.kind == engine.DECKBUILDING
     night_1 = is_open and phase.kind == engine.NIGHT and phase.number == 1
@@ -108,10 +108,10 @@ def role_abilities(*, game: Game, seat, phase: Phase | None) -> list[dict]:
     from .module import ability_name
     from .order_views import uses_text
 
-    phase = phase or game.phases.order_by("-ordinal").first()
+    phase = phase or page_memo.last_phase(game)
     if phase is None:
         return []
-    seats = [seat_info(s) for s in game.seats.order_by("position")]
+    seats = [seat_info(s) for s in page_memo.seats(game)]
     own = next((s for s in seats if s.id == seat.pk), None)
     if own is None:
         return []

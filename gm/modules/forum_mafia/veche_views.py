@@ -40,7 +40,7 @@ from rest_framework.views import APIView
 
 from cards.containers import Containers
 from cards.services import card_namer, collection_for_game
-from gm.core import visibility
+from gm.core import page_memo, visibility
 from gm.core.engine import SeatInfo
 from gm.core.models import Game, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
@@ -88,7 +88,7 @@ def veche_phase(game: Game, day: int | None = None) -> Phase | None:
     days = game.phases.filter(kind=engine.DAY)
     if day is not None:
         return days.filter(number=day).first()
-    return days.order_by("-ordinal").first()
+    return page_memo.last_phase(game, engine.DAY)
 
 
 def _public_vote(vote: Any) -> dict | None:
@@ -181,7 +181,7 @@ def _result(phase: Phase) -> dict | None:
     if phase.status != Phase.Status.RESOLVED:
         return None
     entry = LogEntry.objects.filter(phase=phase, kind="fm.veche", visibility=LogEntry.Visibility.PUBLIC) \
-        .select_related("game").first()
+        .select_related("game").defer("game__state").first()
     if entry is None:
         return None
     data = entry.data or {}
@@ -263,7 +263,7 @@ def veche_panel(*, game: Game, viewer: visibility.Viewer, at: datetime | None = 
         return {}
     count = public_votes(phase, at)
     seat = viewer.seat
-    names = dict(game.seats.values_list("pk", "display_name"))
+    names = page_memo.seat_names(game)
     panel: dict[str, Any] = {
         "game": game, "phase": phase, "count": count, "at": at, "notice": notice, "errors": errors or [],
         "full_page": full_page, "poll": count["open"] and at is None, "poll_seconds": POLL_SECONDS,

@@ -1,0 +1,92 @@
+"""One load per page of the rows every panel of the game page reads: a game's seats and phases.
+
+The game page is put together from a dozen panels (core and module) that each need the seats, a seat name or the
+open phase. Inside :func:`reading` (the game page's GET, which writes nothing while it renders) these selectors
+load each once and hand every caller the same rows, so the page's query count does not grow with its panels.
+Outside it every call queries as before: a view that writes and then renders always sees fresh rows.
+
+The rows are shared: callers read them, never change them.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+from .models import Game, Phase, Seat
+
+T = TypeVar("T")
+_memo: ContextVar[dict | None] = ContextVar("gm_page_memo", default=None)
+
+
+@contextmanager
+def reading() -> Iterator[None]:
+    """Remember what the selectors below load until the block ends (one read-only page render)."""
+    token = _memo.set({})
+    try:
+        yield
+    finally:
+        _memo.reset(token)
+
+
+def _remember(key: tuple, load: Callable[[], T]) -> T:
+    memo = _memo.get()
+    if memo is None:
+        return load()
+    if key not in memo:
+        memo[key] = load()
+    return memo[key]
+
+
+def seats(game: Game) -> list[Seat]:
+    """Every seat of ``game`` in ring order."""
+    return _remember(("seats", game.pk), lambda: list(Seat.objects.filter(game_id=game.pk).order_by("position")))
+
+
+def seat_of(game: Game, user: Any) -> Seat | None:
+    """``user``'s seat in ``game``, or ``None``."""
+    if _memo.get() is None:
+        return Seat.objects.filter(game=game, user=user).first()
+    return next((s for s in seats(game) if s.user_id == user.pk), None)
+
+
+def seat_names(game: Game) -> dict[int, str]:
+    """Seat id → display name."""
+    if _memo.get() is None:
+        return dict(Seat.objects.filter(game_id=game.pk).values_list("pk", "display_name"))
+    return {s.pk: s.display_name for s in seats(game)}
+
+
+def own_orders(viewer: Any, phase: Phase) -> list:
+    """The versions of ``viewer``'s own seat's order in ``phase``, oldest first (``visibility.orders``)."""
+    from . import visibility
+
+    return _remember(("own_orders", phase.pk, viewer.seat.pk if viewer.seat else None),
+                     lambda: list(visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("version")))
+
+
+def _phases(game: Game) -> list[Phase]:
+    def load() -> list[Phase]:
+        # A phase's stored snapshot and result are large and hardly any panel reads them: loaded only if read.
+        phases = list(Phase.objects.filter(game_id=game.pk).defer("state", "result").order_by("ordinal"))
+        for phase in phases:
+            phase.game = game  # its label needs the game's module: not one more query per phase shown
+        return phases
+
+    return _remember(("phases", game.pk), load)
+
+
+def unresolved_phase(game: Game) -> Phase | None:
+    """The game's phase that is not resolved yet (open or being resolved), or ``None``."""
+    if _memo.get() is None:
+        return game.phases.exclude(status=Phase.Status.RESOLVED).first()
+    return next((p for p in _phases(game) if p.status != Phase.Status.RESOLVED), None)
+
+
+def last_phase(game: Game, kind: str | None = None) -> Phase | None:
+    """The game's latest phase (of ``kind`` if given), or ``None``."""
+    if _memo.get() is None:
+        phases = game.phases.filter(kind=kind) if kind is not None else game.phases.all()
+        return phases.order_by("-ordinal").first()
+    return next((p for p in reversed(_phases(game)) if kind is None or p.kind == kind), None)

@@ -1,0 +1,145 @@
+"""``manage.py gm_bench [--json] [--quick] [--keep-logs]`` — the forum Mafia benchmarks of issue 9 on PostgreSQL.
+
+Figures (medians and p95 over repeated runs; see :mod:`gm.modules.forum_mafia.bench.figures`):
+
+* the pure engine on a 16-player night where everybody plays two cards;
+* a whole resolution (``services.phase_resolve``: lock, load, engine, write, open the next phase, COMMIT) with 16
+  and 6 players, and its query count;
+* the game page for a player, the master and a spectator of a 16-player game after 20 phases: queries and time;
+* order submit latency: 50 logged-in clients (threads) against gunicorn with 3 workers on a free loopback port,
+  paced (each pauses 0–2 s before each order) and in a burst (back to back: the server saturated);
+* deadline lateness ``resolved_at − deadline``: 500 games due within one minute, 2 Celery workers + beat;
+* the resident memory of a worker process after 1,000 resolutions.
+
+The command never touches the site's data: it creates a scratch database next to the configured one (its name
+plus ``_gm_bench``; one left by an interrupted run is dropped first), migrates it, runs everything there (the child
+processes too, on a Celery queue of their own) and drops it at the end. It refuses to run on anything but
+PostgreSQL. The full run takes a few minutes; ``--quick`` runs every part with tiny sizes (seconds; the test suite
+uses it). Timings depend on the machine and its load: compare figures taken on the same machine.
+
+Exit status 0 with the figures on stdout (``--json``: one JSON object whose values are all numbers); 1 when a part
+fails (the message and the tails of the child processes' logs on stderr; the scratch database is dropped all the
+same); 2 with a message on stderr when the database is not PostgreSQL or the broker is in-memory (nothing is run).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+
+#: The goals of issue 9 item 3: key, bound, and whether the figure must stay at or below it.
+GOALS = {
+    "engine_16p_night_ms_median": 1.0,
+    "resolution_16p_ms_median": 15.0,
+    "order_submit_p95_ms": 100.0,
+    "game_page_queries_player": 15,
+    "game_page_queries_master": 15,
+    "game_page_queries_spectator": 15,
+    "worker_rss_mb_after_1000": 200.0,
+}
+
+
+def goals_missed(figures: dict) -> list[str]:
+    """The goals ``figures`` misses, in words (empty when every goal is met)."""
+    missed = [f"{key} = {figures[key]} > {bound}" for key, bound in GOALS.items() if figures[key] > bound]
+    if figures["resolution_16p_queries"] != figures["resolution_6p_queries"]:
+        missed.append(f"resolution queries 16 players ({figures['resolution_16p_queries']}) != 6 players "
+                      f"({figures['resolution_6p_queries']})")
+    if figures["lateness_p99_s"] > figures["sweep_interval_s"] + 1:
+        missed.append(f"lateness_p99_s = {figures['lateness_p99_s']} > sweep interval + 1 s")
+    return missed
+
+
+class Command(BaseCommand):
+    help = "Forum Mafia benchmarks on a scratch PostgreSQL database (engine, resolution, page, orders, deadlines, RSS)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--json", action="store_true", dest="as_json", help="print one JSON object")
+        parser.add_argument("--quick", action="store_true", help="tiny sizes: checks the machinery, not the speed")
+        parser.add_argument("--keep-logs", action="store_true",
+                            help="keep the child processes' logs (their directory is printed on stderr)")
+
+    def handle(self, *args, as_json: bool = False, quick: bool = False, keep_logs: bool = False, **options):
+        from gm.modules.forum_mafia.bench import figures
+
+        if connection.vendor != "postgresql":
+            raise CommandError(f"gm_bench needs PostgreSQL (set DATABASE_URL=postgres://...); the database is "
+                               f"{connection.vendor}. Nothing was run.", returncode=2)
+        if str(settings.CELERY_BROKER_URL).startswith("memory"):
+            raise CommandError("gm_bench needs a broker its worker processes can reach (CELERY_BROKER_URL, e.g. "
+                               "redis://127.0.0.1:6379/0); memory:// is private to one process.", returncode=2)
+        sizes = figures.QUICK if quick else figures.FULL
+        progress = (lambda text: self.stderr.write(f"gm_bench: {text}")) if not as_json else (lambda text: None)
+        quiet = logging.getLogger("gm")
+        level = quiet.level
+        quiet.setLevel(logging.WARNING)  # the resolution's log line, once per phase, is not the output
+        try:
+            results = self._run(sizes, progress, keep_logs)
+        finally:
+            quiet.setLevel(level)
+        if as_json:
+            self.stdout.write(json.dumps(results, sort_keys=True))
+            return
+        width = max(map(len, results))
+        for key, value in results.items():
+            bound = GOALS.get(key)
+            self.stdout.write(f"{key:<{width}}  {value}" + (f"  (goal ≤ {bound})" if bound is not None else ""))
+        missed = goals_missed(results)
+        self.stdout.write("goals missed: " + ("; ".join(missed) if missed else "none"))
+
+    def _run(self, sizes, progress, keep_logs: bool) -> dict:
+        from gm.core.processes import CeleryProcesses, database_url
+        from gm.modules.forum_mafia.bench import figures
+
+        creation = connection.creation
+        site_name = connection.settings_dict["NAME"]
+        connection.settings_dict.setdefault("TEST", {})["NAME"] = f"{site_name}_gm_bench"
+        progress(f"creating the scratch database {site_name}_gm_bench")
+        creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+        queue = f"gm-bench-{os.getpid()}"
+        log_dir = Path(tempfile.mkdtemp(prefix="gm_bench-"))
+        env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_TASK_DEFAULT_QUEUE": queue,
+               "DJANGO_SETTINGS_MODULE": "gm.settings", "DEBUG": "false", "LOG_LEVEL": "WARNING"}
+        procs = CeleryProcesses(log_dir=log_dir, queue=queue, env=env)
+        from gm.celery import app
+
+        previous_queue = app.conf.task_default_queue
+        app.conf.task_default_queue = queue
+        try:
+            return figures.run_all(sizes=sizes, procs=procs, progress=progress)
+        except Exception as exc:
+            raise CommandError(f"gm_bench failed: {exc}\n{procs.report(30)}") from exc
+        finally:
+            procs.stop_all()
+            app.conf.task_default_queue = previous_queue
+            _forget_queue(app, queue)
+            connection.close()
+            creation.destroy_test_db(site_name, verbosity=0)
+            if keep_logs:
+                self.stderr.write(f"gm_bench: logs in {log_dir}")
+            else:
+                for path in log_dir.iterdir():
+                    path.unlink()
+                log_dir.rmdir()
+
+
+def _forget_queue(app, queue: str) -> None:
+    """Drop the run's queue and whatever still waits in it or in the broker's unacknowledged set (the deadline
+    tasks of the scratch games the stopped workers held)."""
+    from gm.core.processes import forget_queue
+
+    try:
+        if str(settings.CELERY_BROKER_URL).startswith(("redis", "rediss")):
+            forget_queue(queue)
+        else:
+            with app.connection_for_write() as conn:
+                conn.default_channel.queue_purge(queue)
+                conn.default_channel.queue_delete(queue)
+    except Exception as exc:  # noqa: BLE001 - a leftover queue is harmless; the figures are already taken
+        logging.getLogger("gm.bench").warning("could not delete the queue %s: %s", queue, exc)

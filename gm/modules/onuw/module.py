@@ -1,0 +1,360 @@
+"""One Night Ultimate Werewolf as a core game module (rules ``ON-…``, ``/work/shared/rules/onuw.md``).
+
+The rules live in the pure :mod:`.engine`; this class adapts them to :class:`gm.core.engine.GameModule`: options,
+setup, order validation per phase, resolution of the doppelganger step, the night and the day, per-viewer views,
+and the log messages in the reader's language. Phases: ``doppelganger`` (only when a doppelganger is in play,
+ON-14), ``night`` (ON-13), ``day`` (ON-15); the game ends with the day.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from gm.core.engine import (
+    Event,
+    GameModule,
+    Outcome,
+    PhaseSpec,
+    Resolution,
+    RuleError,
+    RuleViolation,
+    SetupResult,
+)
+
+from . import engine
+
+ROLE_NAMES = {
+    "villager": _("Villager"),
+    "werewolf": _("Werewolf"),
+    "seer": _("Seer"),
+    "robber": _("Robber"),
+    "troublemaker": _("Troublemaker"),
+    "tanner": _("Tanner"),
+    "drunk": _("Drunk"),
+    "hunter": _("Hunter"),
+    "mason": _("Mason"),
+    "insomniac": _("Insomniac"),
+    "minion": _("Minion"),
+    "doppelganger": _("Doppelganger"),
+}
+TEAM_NAMES = {"village": _("village"), "werewolf": _("werewolves"), "tanner": _("tanner")}
+CENTER_NAMES = {"center1": _("center card 1"), "center2": _("center card 2"), "center3": _("center card 3")}
+
+MESSAGES = {
+    "onuw.roles_in_play": _("Cards in play (players + 3 in the center): %(roles)s."),
+    "onuw.your_card": _("Your card: %(role)s."),
+    "onuw.warning": _("Set-up warning: %(text)s"),
+    "onuw.deal": _("Deal: %(deal)s; center: %(center)s."),
+    "onuw.copied": _("You looked at %(name)s's card: %(role)s. You are now %(role)s."),
+    "onuw.copied_nothing": _("You copied nobody; you stay a doppelganger (village team)."),
+    "onuw.trace_copy": _("%(name)s (doppelganger) copied %(target_name)s: %(role)s."),
+    "onuw.trace_no_copy": _("%(name)s (doppelganger) copied nobody."),
+    "onuw.werewolves": _("The other werewolves: %(names)s."),
+    "onuw.lone_wolf": _("You are the only werewolf among the players; you may look at one center card."),
+    "onuw.lone_wolf_no_peek": _("You are the only werewolf among the players."),
+    "onuw.minion_sees": _("The werewolves: %(names)s."),
+    "onuw.minion_no_wolves": _("No player is a werewolf."),
+    "onuw.masons": _("The other masons: %(names)s."),
+    "onuw.lone_mason": _("You are the only mason among the players: the other one is in the center."),
+    "onuw.seer_saw": _("You saw: %(seen)s."),
+    "onuw.trace_seer": _("%(name)s (seer) saw: %(seen)s."),
+    "onuw.wolf_saw": _("You looked at %(center)s: %(card)s."),
+    "onuw.trace_wolf": _("%(name)s (lone werewolf) looked at %(center)s: %(card)s."),
+    "onuw.robbed": _("You took %(name)s's card and looked at it: %(card)s. You are now %(as)s."),
+    "onuw.trace_robber": _("%(name)s (robber) swapped cards with %(target_name)s and got %(card)s."),
+    "onuw.swapped": _("You swapped the cards of %(names)s."),
+    "onuw.trace_troublemaker": _("%(name)s (troublemaker) swapped the cards of %(names)s."),
+    "onuw.drunk_took": _("You swapped your card with %(center)s without looking at it."),
+    "onuw.trace_drunk": _("%(name)s (drunk) took %(center)s."),
+    "onuw.trace_drunk_random": _("%(name)s (drunk) gave no order: %(center)s was taken at random."),
+    "onuw.insomniac_saw": _("At the end of the night your card is: %(card)s (%(as)s)."),
+    "onuw.trace_insomniac": _("%(name)s (insomniac) saw her card: %(card)s."),
+    "onuw.night_over": _("The night is over. Discuss, then vote."),
+    "onuw.votes": _("Votes: %(votes)s."),
+    "onuw.nobody_died": _("No player has more than one vote: nobody dies."),
+    "onuw.died": _("%(name)s dies with %(count)s votes and reveals %(card)s."),
+    "onuw.hunter_shot": _("%(hunter_name)s was the hunter: %(name)s dies too and reveals %(card)s."),
+    "onuw.final_cards": _("Every card: %(table)s; center: %(center)s."),
+    "onuw.winners": _("Winners: %(teams)s (%(names)s)."),
+    "onuw.no_winners": _("Nobody wins."),
+}
+
+
+def role_name(slug: str) -> str:
+    """A role's name in the active language (unknown slugs as given)."""
+    return str(ROLE_NAMES.get(slug, slug))
+
+
+def _errors(exc: engine.OnuwError) -> RuleViolation:
+    return RuleViolation([RuleError(message, field=f, rule=exc.rule, params=dict(p)) for f, message, p in exc.errors])
+
+
+def _seat_order(seats) -> list[str]:
+    return [str(s.id) for s in sorted(seats, key=lambda s: s.position)]
+
+
+def _card_text(card: str, as_role: str | None = None) -> str:
+    if card == "doppelganger" and as_role and as_role != card:
+        return f"{role_name(card)} → {role_name(as_role)}"
+    return role_name(card)
+
+
+class OnuwModule(GameModule):
+    """One Night Ultimate Werewolf (ON-1–ON-16). Options: ``roles`` (the master's multiset of cards, ON-2; empty:
+    the recommended set), ``deal`` (instead of ``roles``: a fixed deal, one card per seat in ring order then the three
+    center cards — for scenarios and replays), ``lone_wolf`` (ON-4.2, default on), ``series`` (a tournament series
+    name, ON-16)."""
+
+    slug = "onuw"
+    name = _("One Night Ultimate Werewolf")
+    min_seats = engine.MIN_PLAYERS
+    max_seats = engine.MAX_PLAYERS
+    phase_kinds = {"doppelganger": _("Doppelganger %(number)s"), "night": _("Night %(number)s"),
+                   "day": _("Day %(number)s")}
+    default_durations = {"doppelganger": 6 * 3600, "night": 24 * 3600, "day": 48 * 3600}
+    messages = MESSAGES
+    template_name = "onuw/game.html"
+    own_order_form = True
+    public_order_kinds = ("day",)  # ON-15: votes are public and changeable until the deadline
+    scenario_runner = "gm.modules.onuw.scenario.run"
+
+    # -- options and setup (ON-1–ON-3, ON-16) ------------------------------------------------------------
+    def validate_options(self, options):
+        errors = []
+        for key in sorted(set(options) - {"roles", "deal", "lone_wolf", "series"}):
+            errors.append(RuleError(_("Unknown option “%(key)s”."), field=key, params={"key": key}))
+        roles = options.get("roles") or []
+        if isinstance(roles, str):
+            roles = [r.strip() for r in roles.replace(",", " ").split() if r.strip()]
+        if not isinstance(roles, list) or not all(isinstance(r, str) for r in roles):
+            errors.append(RuleError(_("Give the roles as a list of role slugs."), field="roles", rule="ON-2"))
+            roles = []
+        else:
+            try:
+                engine.check_roles(roles)
+            except engine.OnuwError as exc:
+                errors += _errors(exc).errors
+        deal = options.get("deal") or []
+        if not isinstance(deal, list) or not all(isinstance(r, str) for r in deal):
+            errors.append(RuleError(_("Give the deal as a list of role slugs."), field="deal", rule="ON-3"))
+            deal = []
+        elif deal:
+            try:
+                engine.check_roles(deal)
+            except engine.OnuwError as exc:
+                errors += [RuleError(err.message, field="deal", rule=err.rule, params=err.params)
+                           for err in _errors(exc).errors]
+            if roles:
+                errors.append(RuleError(_("Give either the roles or a fixed deal, not both."), field="deal"))
+        lone_wolf = options.get("lone_wolf", True)
+        if not isinstance(lone_wolf, bool):
+            errors.append(RuleError(_("The lone wolf option is true or false."), field="lone_wolf", rule="ON-4.2"))
+        series = options.get("series", "")
+        if not isinstance(series, str) or len(series) > 60:
+            errors.append(RuleError(_("The series is a short name (at most 60 characters)."), field="series",
+                                    rule="ON-16"))
+        if errors:
+            raise RuleViolation(errors)
+        clean: dict[str, Any] = {"lone_wolf": lone_wolf}
+        if roles:
+            clean["roles"] = sorted(roles)
+        if deal:
+            clean["deal"] = list(deal)
+        if series.strip():
+            clean["series"] = series.strip()
+        return clean
+
+    def options_fields(self) -> dict:
+        from django import forms
+
+        return {
+            "roles": forms.CharField(
+                label=_("Cards in play (players + 3; empty: the recommended set)"), required=False,
+                help_text=_("Role slugs separated by spaces: %(roles)s.") % {"roles": ", ".join(engine.ROLES)}),
+            "lone_wolf": forms.BooleanField(label=_("A lone werewolf may look at a center card"), required=False,
+                                            initial=True),
+            "series": forms.CharField(label=_("Tournament series (first to 5 tokens wins)"), required=False,
+                                      max_length=60),
+        }
+
+    def options_from_fields(self, values):
+        roles = [r for r in (values.get("roles") or "").replace(",", " ").split() if r]
+        clean: dict[str, Any] = {"lone_wolf": bool(values.get("lone_wolf"))}
+        if roles:
+            clean["roles"] = roles
+        if values.get("series"):
+            clean["series"] = values["series"]
+        return clean
+
+    def setup(self, *, seats, options, rng):
+        fixed = list(options.get("deal") or [])
+        try:
+            roles = fixed or list(options.get("roles") or engine.recommended_roles(len(seats)))
+            warnings = engine.check_roles(roles, len(seats))
+        except engine.OnuwError as exc:
+            raise _errors(exc) from None
+        ordered = sorted(seats, key=lambda s: s.position)
+        if fixed:  # the master fixed the deal (seats in ring order, then the center): scenarios, replays
+            cards = {str(s.id): fixed[i] for i, s in enumerate(ordered)}
+            center = fixed[len(ordered):]
+        else:
+            cards, center = engine.deal([s.id for s in ordered], roles, rng)
+        state = engine.initial_state(cards, center, lone_wolf=options.get("lone_wolf", True))
+        names = {str(s.id): s.name for s in seats}
+        events = [Event("onuw.roles_in_play", {"roles": state["roles"]})]
+        events += [Event("onuw.warning", {"text": message, "params": params}, visibility="master")
+                   for message, params in warnings]
+        events.append(Event("onuw.deal", {"cards": cards, "center": center, "names": names}, visibility="master"))
+        events += [Event("onuw.your_card", {"role": cards[str(s.id)]}, visibility="seat", seat=s.id) for s in ordered]
+        if state["stage"] == "night":
+            events += self._events(engine.knowledge(state, _seat_order(seats)), names)
+        return SetupResult(
+            state=state, first_phase=PhaseSpec(state["stage"], 1),
+            seat_data={s.id: {"card": cards[str(s.id)]} for s in seats}, events=events,
+        )
+
+    # -- orders -------------------------------------------------------------------------------------------
+    def validate_order(self, *, state, phase, seat, payload, seats=()):
+        order = _seat_order(seats) or list(state["dealt"])
+        sid = str(seat.id)
+        try:
+            if phase.kind == "doppelganger":
+                return engine.validate_copy(state, sid, payload, order)
+            if phase.kind == "night":
+                return engine.validate_night(state, sid, payload, order)
+            if phase.kind == "day":
+                return engine.validate_vote(sid, payload, order)
+        except engine.OnuwError as exc:
+            raise _errors(exc) from None
+        raise RuleViolation([RuleError(_("This phase takes no orders."))])
+
+    # -- resolution ---------------------------------------------------------------------------------------
+    @staticmethod
+    def _events(evs, names: Mapping[str, str]) -> list[Event]:
+        out = []
+        for ev in evs:
+            data = {**ev.data, "names": {k: names[k] for k in _seat_refs(ev.data) if k in names}}
+            if ev.to == "public":
+                out.append(Event(ev.kind, data))
+            elif ev.to == "master":
+                out.append(Event(ev.kind, data, visibility="master"))
+            else:
+                out.append(Event(ev.kind, data, visibility="seat", seat=int(ev.to)))
+        return out
+
+    def resolve(self, *, state, phase, seats, orders, rng):
+        order = _seat_order(seats)
+        names = {str(s.id): s.name for s in seats}
+        by_str = {str(k): v for k, v in orders.items()}
+        if phase.kind == "doppelganger":
+            new, evs = engine.resolve_doppelganger(state, by_str, order)
+            seat_data = {}
+            dop = engine.doppelganger_seat(new)
+            if dop is not None and new.get("copy"):
+                seat_data[int(dop)] = {"card": "doppelganger", "copy": new["copy"]}
+            return Resolution(new, self._events(evs, names), seat_data=seat_data,
+                              next_phase=PhaseSpec("night", 1))
+        if phase.kind == "night":
+            new, evs = engine.resolve_night(state, by_str, order, rng)
+            return Resolution(new, self._events(evs, names), next_phase=PhaseSpec("day", 1))
+        new, evs, teams, winners = engine.resolve_day(state, by_str, order)
+        alive = {int(sid): False for sid in new["dead"]}
+        seat_data = {s.id: {**s.data, "final": new["cards"][str(s.id)]} for s in seats}
+        return Resolution(new, self._events(evs, names), seat_data=seat_data, alive=alive,
+                          outcome=Outcome(teams, [int(s) for s in winners]))
+
+    # -- what each viewer sees (ON-3, ON-5) -------------------------------------------------------------
+    def view(self, *, state, seats, viewer):
+        if viewer.sees_everything:
+            return dict(state)
+        public = {"roles": state.get("roles", []), "stage": state.get("stage")}
+        if state.get("stage") == "over":
+            public.update({"votes": state.get("votes", {}), "dead": state.get("dead", [])})
+        return public
+
+    def own_seat_data(self, data):
+        # The dealt card (and the doppelganger's copy) only: a player never learns his final card by looking (ON-5).
+        return {k: v for k, v in data.items() if k in ("card", "copy")}
+
+    def public_options(self, options):
+        # The multiset is public through the log (ON-3); a fixed deal is not.
+        return {k: v for k, v in options.items() if k not in ("roles", "deal")}
+
+    def page_context(self, *, game, viewer):
+        from .views import page_context
+
+        return page_context(game=game, viewer=viewer)
+
+    # -- rendering ------------------------------------------------------------------------------------------
+    def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
+        names = data.get("names", {})
+
+        def who(sid) -> str:
+            return names.get(str(sid), str(sid))
+
+        params = dict(data)
+        if "seat" in data:
+            params["name"] = who(data["seat"])
+        if "target" in data:
+            params["target_name"] = who(data["target"])
+        if "hunter" in data:
+            params["hunter_name"] = who(data["hunter"])
+        if isinstance(data.get("seats"), list) and kind != "onuw.final_cards":
+            params["names"] = ", ".join(who(s) for s in data["seats"]) or "—"
+        if "role" in data:
+            params["role"] = role_name(data["role"])
+        if "card" in data:
+            params["card"] = _card_text(data["card"], data.get("as"))
+        if "as" in data:
+            params["as"] = role_name(data["as"])
+        if isinstance(data.get("center"), str) and data["center"] in CENTER_NAMES:
+            params["center"] = str(CENTER_NAMES[data["center"]])
+        if kind == "onuw.roles_in_play":
+            params["roles"] = ", ".join(role_name(r) for r in data["roles"])
+        elif kind == "onuw.warning":
+            p = dict(data.get("params") or {})
+            if "role" in p:
+                p["role"] = role_name(p["role"])
+            params["text"] = gettext(data["text"]) % p if p else gettext(data["text"])
+        elif kind == "onuw.deal":
+            params["deal"] = ", ".join(f"{names.get(k, k)}: {role_name(v)}" for k, v in data["cards"].items())
+            params["center"] = ", ".join(role_name(c) for c in data["center"])
+        elif kind in ("onuw.seer_saw", "onuw.trace_seer"):
+            params["seen"] = ", ".join(
+                f"{CENTER_NAMES[s['center']] if 'center' in s else who(s['seat'])}: {role_name(s['card'])}"
+                for s in data["seen"])
+        elif kind == "onuw.votes":
+            params["votes"] = ", ".join(f"{who(v)} → {who(t)}" for v, t in data["votes"]) or "—"
+        elif kind == "onuw.final_cards":
+            params["table"] = "; ".join(
+                f"{who(s['seat'])}: {role_name(s['dealt'])} → {_card_text(s['card'], s['as'])}"
+                for s in data["seats"])
+            params["center"] = ", ".join(role_name(c) for c in data["center"])
+        elif kind == "onuw.winners":
+            if not data["teams"]:
+                return str(MESSAGES["onuw.no_winners"])
+            params["teams"] = ", ".join(str(TEAM_NAMES.get(t, t)) for t in data["teams"])
+            params["names"] = ", ".join(who(s) for s in data["seats"]) or "—"
+        return super().render_event(kind, params)
+
+
+def _seat_refs(data: Mapping[str, Any]) -> set[str]:
+    """Seat ids (strings) an event's data names, so the module can add their display names for rendering."""
+    refs: set[str] = set()
+    for key in ("seat", "target", "hunter"):
+        if key in data:
+            refs.add(str(data[key]))
+    for value in data.get("seats", []):
+        refs.add(str(value["seat"]) if isinstance(value, dict) else str(value))
+    for item in data.get("seen", []):
+        if "seat" in item:
+            refs.add(str(item["seat"]))
+    for pair in data.get("votes", []):
+        refs.update(str(v) for v in pair)
+    return refs
+
+
+MODULE = OnuwModule()
