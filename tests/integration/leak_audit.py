@@ -71,13 +71,15 @@ SKIPPED_PREFIXES = ("admin/", "^media/")
 SKIPPED_PARAMS = {"key", "uidb36", "path"}
 
 
-def _walk(patterns, prefix: str = "", namespaces: tuple[str, ...] = ()) -> Iterator[Route]:
+def _walk(patterns, prefix: str = "", namespaces: tuple[str, ...] = (), params: tuple[str, ...] = ()
+          ) -> Iterator[Route]:
     for p in patterns:
-        if isinstance(p, URLResolver):
+        if isinstance(p, URLResolver):  # an include(): its own prefix may hold parameters (games/<int:pk>/)
             ns = namespaces + ((p.namespace,) if p.namespace else ())
-            yield from _walk(p.url_patterns, prefix + str(p.pattern), ns)
+            yield from _walk(p.url_patterns, prefix + str(p.pattern), ns, params + tuple(p.pattern.regex.groupindex))
         elif isinstance(p, URLPattern) and p.name:
-            yield Route(prefix + str(p.pattern), ":".join((*namespaces, p.name)), tuple(p.pattern.regex.groupindex))
+            yield Route(prefix + str(p.pattern), ":".join((*namespaces, p.name)),
+                        params + tuple(p.pattern.regex.groupindex))
 
 
 def routes() -> list[Route]:

@@ -143,6 +143,8 @@ class Audit:
                 values[name] = list(Post.objects.filter(game=game).values_list("pk", flat=True)) or [0]
             elif name == "signup_id":
                 values[name] = list(Signup.objects.values_list("pk", flat=True)) or [0]
+            elif name == "seat_id":  # the owner's seat (the master's console acts on one seat)
+                values[name] = list(game.seats.order_by("position").values_list("pk", flat=True)[:1]) or [0]
             elif name == "room":
                 values[name] = [self.world.ids.get("room", "1-1")]
             else:
@@ -303,6 +305,14 @@ def test_leak_audit(world, frozen, django_capture_on_commit_callbacks):
     assert not leaks, "\n".join(leaks)
 
 
+def schema_operations() -> set[tuple[str, str]]:
+    """``(METHOD, path)`` of every operation of the OpenAPI schema."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    return {(method.upper(), path) for path, ops in paths.items() for method in ops if method != "parameters"}
+
+
 def schema_paths() -> list[str]:
     """The paths of the OpenAPI schema, as drf-spectacular generates it for ``/api/schema/``."""
     from drf_spectacular.generators import SchemaGenerator
@@ -333,10 +343,12 @@ def test_api_schema_as_another_player(world, frozen, django_capture_on_commit_ca
     assert lev_notes
     forbidden = {kind for kind in la.KINDS if "gleb" not in allowed(kind, "night_2")}
     values = {"id": game.pk, "post_id": world.ids["private_post"], "room": world.ids["room"],
-              "signup_id": Signup.objects.values_list("pk", flat=True).first() or 1}
-    #: (method, path) of another player's private objects: never a 2xx for Gleb.
+              "signup_id": Signup.objects.values_list("pk", flat=True).first() or 1,
+              "seat_id": world.seat("Olga").pk}
+    #: (method, path) of another player's private objects, and the master's console: never a 2xx for Gleb.
     private_ops = {("GET", "/api/games/{id}/rooms/{room}/posts/"), ("POST", "/api/games/{id}/rooms/{room}/posts/"),
                    ("POST", "/api/inbox/{id}/read/"), ("PATCH", "/api/games/{id}/posts/{post_id}/")}
+    private_ops |= {(method, path) for method, path in schema_operations() if "/console/" in path}
 
     with la.wsgi_app() as app:
         schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", app)
