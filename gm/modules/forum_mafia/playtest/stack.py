@@ -141,7 +141,7 @@ class Stack:
     def start_web(self, env: Mapping[str, str] | None = None) -> Process:
         self.web = self._process("web", ["-m", "gunicorn", "gm.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
                                          "--workers", str(self.web_workers), "--threads", str(self.web_threads),
-                                         "--timeout", "60", "--graceful-timeout", "5"], env).start()
+                                         "--timeout", "60", "--graceful-timeout", "5", "--no-control-socket"], env).start()
         self.wait_web()
         return self.web
 
@@ -252,7 +252,10 @@ class PrivatePostgres:
         command = list(argv)
         if self._as_root:
             command = ["runuser", "-u", "postgres", "--", *command]
-        return subprocess.run(command, check=check, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=120)
+        if check and done.returncode:
+            raise RuntimeError(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+        return done
 
     def init(self) -> PrivatePostgres:
         self.dir.mkdir(parents=True, exist_ok=True)
