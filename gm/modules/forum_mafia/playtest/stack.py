@@ -139,9 +139,11 @@ class Stack:
         return self
 
     def start_web(self, env: Mapping[str, str] | None = None) -> Process:
-        self.web = self._process("web", ["-m", "gunicorn", "gm.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
-                                         "--workers", str(self.web_workers), "--threads", str(self.web_threads),
-                                         "--timeout", "60", "--graceful-timeout", "5", "--no-control-socket"], env).start()
+        # --no-control-socket: gunicorn 23+ opens ~/.gunicorn/gunicorn.ctl by default, shared by every instance.
+        self.web = self._process("web", [
+            "-m", "gunicorn", "gm.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
+            "--workers", str(self.web_workers), "--threads", str(self.web_threads),
+            "--timeout", "60", "--graceful-timeout", "5", "--no-control-socket"], env).start()
         self.wait_web()
         return self.web
 
