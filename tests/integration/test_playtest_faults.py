@@ -37,7 +37,8 @@ def _stack(tmp_path, settings, queue: str, **env) -> Stack:
                  resolving_timeout=3)
 
 
-def _kill_run(tmp_path, settings, *, kills: int, players: int, deadline: float, max_games: int) -> None:
+def _kill_run(tmp_path, settings, *, kills: int, players: int, deadline: float, max_games: int,
+              phase_cap: int = 60) -> None:
     """Play games (seeds 1, 2, …) while the killer SIGKILLs the worker during resolutions, until ``kills`` kills
     landed; assert every phase of every game was resolved exactly once."""
     _needs_postgres_and_redis()
@@ -52,7 +53,8 @@ def _kill_run(tmp_path, settings, *, kills: int, players: int, deadline: float, 
             killer.start()
             for seed in range(1, max_games + 1):
                 report = play_game(base_url=stack.base_url, players=players, seed=seed, deadline=deadline,
-                                   phase_cap=60, resolve_timeout=45, on_game=game_ids.append, killer=killer)
+                                   phase_cap=phase_cap, resolve_timeout=45, on_game=game_ids.append,
+                                   killer=killer)
                 reports.append(report)
                 print("\n".join(report.lines()))
                 if killer.kills >= kills:
@@ -84,7 +86,7 @@ def _kill_run(tmp_path, settings, *, kills: int, players: int, deadline: float, 
 def test_worker_sigkilled_5_times_during_resolutions_every_phase_resolved_once(tmp_path, settings, card_collection):
     """Exactly once under crashes: the worker is SIGKILLed 5 times, each while a phase is ``resolving``; the beat
     sweep reclaims each such phase after ``GM_RESOLVING_TIMEOUT`` and a new worker resolves it once."""
-    _kill_run(tmp_path, settings, kills=5, players=6, deadline=2, max_games=3)
+    _kill_run(tmp_path, settings, kills=5, players=6, deadline=2, max_games=3, phase_cap=30)
 
 
 @pytest.mark.soak
@@ -107,7 +109,7 @@ def test_soak_redis_down_for_a_minute_no_phase_lost(tmp_path, settings, card_col
     from gm.celery import app
 
     previous_broker = app.conf.broker_url
-    app.conf.broker_url = redis.url
+    _switch_broker(app, redis.url)
     try:
         with routed_to(queue, settings):
             stack = _stack(tmp_path, settings, queue, CELERY_BROKER_URL=redis.url)
@@ -120,7 +122,7 @@ def test_soak_redis_down_for_a_minute_no_phase_lost(tmp_path, settings, card_col
                 stack.stop()
                 print(stack.report())
     finally:
-        app.conf.broker_url = previous_broker
+        _switch_broker(app, previous_broker)
         redis.stop()
     assert not report.failures, report.failures
     assert report.finished and report.winners
@@ -128,6 +130,13 @@ def test_soak_redis_down_for_a_minute_no_phase_lost(tmp_path, settings, card_col
         assert (p.claims, p.resolved_entries, p.trace_entries) == (1, 1, 1), p
     night = report.phases[1]
     assert night.latency >= 55, f"Night 1 resolved {night.latency:.1f}s after its deadline, during the outage?"
+
+
+def _switch_broker(app, url: str) -> None:
+    """Publish this process's tasks to ``url`` from now on (the app caches its connection and producer pools)."""
+    app.conf.broker_url = url
+    app._pool = None
+    app.amqp._producer_pool = None
 
 
 @pytest.fixture

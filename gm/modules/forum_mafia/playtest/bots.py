@@ -97,7 +97,8 @@ class Bot:
         self.base_url, self.game_id, self.index, self.rng, self.tally = base_url, game_id, index, rng, tally
         self.name = f"Bot {index + 1}"
         self.seat_id: int | None = None
-        self.colours: dict[str, str] = {}  # card slug -> colour, from the collection API
+        self.cards: list[dict] = []  # the game's collection, from the collection API
+        self.colours: dict[str, str] = {}  # card slug -> colour
         self.timeout = timeout
         self.http = requests.Session()
         self.http.headers.update({"Authorization": f"Token {token}", "Accept-Language": "en"})
@@ -180,15 +181,42 @@ class Bot:
         if status != 200:
             self.tally.refusal(deliberate=False, what="deck rules", status=status, body=body)
             return
-        ok, collection = self.attempt("collection", "GET", f"/api/cards/?game={self.game_id}")
-        if not ok:
+        if not self._collection():
             return
-        self.colours = {c["slug"]: c["colour"] for c in collection["cards"]}
-        deck = random_deck(collection["cards"], body["rules"], self.rng)
+        deck = random_deck(self.cards, body["rules"], self.rng)
         if self.chance("invalid_deck_first"):
             broken = deck[:-3] if self.rng.random() < 0.5 else deck + [deck[0], deck[0]]
             self.expect_refusal("deck", "POST", "/api/games/<id>/deck/", {"deck": broken})
         self.attempt("deck", "POST", "/api/games/<id>/deck/", {"deck": deck})
+
+    def _collection(self) -> bool:
+        """Fetch the game's card collection once (``GET /api/cards/?game=<id>``)."""
+        if not self.cards:
+            ok, collection = self.attempt("collection", "GET", f"/api/cards/?game={self.game_id}")
+            if not ok:
+                return False
+            self.cards = collection["cards"]
+            self.colours = {c["slug"]: c["colour"] for c in self.cards}
+        return True
+
+    def _rebuild_if_exhausted(self, options: dict) -> dict:
+        """FM-4.7: a Hand holding a ``mulligan`` means the deck ran out; with an empty deck (``GET
+        /api/games/<id>/cards/``) rebuild it from a new random valid deck, as a player would, and return the
+        order options after it (else the game of the last two players never ends)."""
+        if not any(c["kind"] == "mulligan" for c in options.get("hand", [])):
+            return options
+        ok, seats = self.attempt("cards", "GET", "/api/games/<id>/cards/")
+        own = next((s for s in seats if s.get("seat") == self.seat_id), None) if ok else None
+        if own is None or own.get("deck_count") != 0:
+            return options
+        status, body = self.call("GET", "/api/games/<id>/deck/")
+        if status != 200 or not self._collection():
+            return options
+        ok, _result = self.attempt("deck rebuild", "POST", "/api/games/<id>/deck/rebuild/",
+                                   {"deck": random_deck(self.cards, body["rules"], self.rng)})
+        if ok:
+            ok, options = self.attempt("order options", "GET", "/api/games/<id>/order-options/")
+        return options if ok else {}
 
     # -- nights and days (FM-5, FM-7) ------------------------------------------------------------------------
     def play_phase(self, *, kind: str, ordinal: int, deadline: float) -> None:
@@ -203,6 +231,9 @@ class Bot:
             return
         ok, options = self.attempt("order options", "GET", "/api/games/<id>/order-options/")
         if not ok:
+            return
+        options = self._rebuild_if_exhausted(options)
+        if not options:
             return
         if self.chance("illegal"):
             self._illegal(options, kind)

@@ -119,18 +119,23 @@ class WorkerKiller(threading.Thread):
 
         from gm.core.models import Phase
 
+        killed: set = set()
         try:
             while self.kills < self.limit and not self.stopping.is_set():
                 ids = self.game_ids()
-                resolving = list(Phase.objects.filter(game_id__in=ids, status=Phase.Status.RESOLVING)
-                                 .values_list("pk", flat=True)) if ids else []
+                # A claim already killed stays ``resolving`` until the sweep reclaims it (a new token): only a
+                # claim not yet killed is a resolution in progress.
+                resolving = [(pk, token) for pk, token in Phase.objects.filter(
+                    game_id__in=ids, status=Phase.Status.RESOLVING).values_list("pk", "claim_token")
+                    if (pk, token) not in killed] if ids else []
                 if not resolving:
                     time.sleep(0.005)
                     continue
                 self.stack.worker.kill()
                 self.kills += 1
-                for pk in resolving:
+                for pk, token in resolving:
                     self.hits[pk] += 1
+                    killed.add((pk, token))
                 self.stack.start_worker(wait=True)
         except Exception as exc:  # noqa: BLE001 - reported by the caller
             self.errors.append(repr(exc))
