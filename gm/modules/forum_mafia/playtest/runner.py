@@ -104,11 +104,12 @@ def _secs(value: float | None) -> str:
 
 class WorkerKiller(threading.Thread):
     """SIGKILLs ``stack``'s worker the moment a phase of the watched games is ``resolving`` (polled every 5 ms),
-    then starts a new worker and waits for it; ``limit`` kills in all. ``hits`` counts kills per phase id."""
+    then starts a new worker and waits for it; ``limit`` kills in all, at most ``per_phase`` per phase (its
+    reclaim by the sweep then runs undisturbed). ``hits`` counts kills per phase id."""
 
-    def __init__(self, stack, *, limit: int, game_ids: Callable[[], list[int]]):
+    def __init__(self, stack, *, limit: int, game_ids: Callable[[], list[int]], per_phase: int = 1):
         super().__init__(name="worker-killer", daemon=True)
-        self.stack, self.limit, self.game_ids = stack, limit, game_ids
+        self.stack, self.limit, self.game_ids, self.per_phase = stack, limit, game_ids, per_phase
         self.kills = 0
         self.hits: Counter = Counter()
         self.stopping = threading.Event()
@@ -125,9 +126,10 @@ class WorkerKiller(threading.Thread):
                 ids = self.game_ids()
                 # A claim already killed stays ``resolving`` until the sweep reclaims it (a new token): only a
                 # claim not yet killed is a resolution in progress.
+                # Each phase is hit at most ``per_phase`` times, so that its reclaim can finish and the game goes on.
                 resolving = [(pk, token) for pk, token in Phase.objects.filter(
                     game_id__in=ids, status=Phase.Status.RESOLVING).values_list("pk", "claim_token")
-                    if (pk, token) not in killed] if ids else []
+                    if (pk, token) not in killed and self.hits[pk] < self.per_phase] if ids else []
                 if not resolving:
                     time.sleep(0.005)
                     continue
