@@ -99,8 +99,9 @@ def test_soak_worker_sigkilled_50_times(tmp_path, settings, card_collection):
 @pytest.mark.soak
 @pytest.mark.django_db(transaction=True)
 def test_soak_redis_down_for_a_minute_no_phase_lost(tmp_path, settings, card_collection):
-    """A private Redis (the stack's broker) stops for 60 s in Night 1, past its deadline; once it is back the worker
-    and beat reconnect, no phase is lost: every phase is resolved, exactly once, and the game ends with a winner."""
+    """A private Redis (the stack's broker) stops for 60 s in Night 1, past its deadline. Celery's worker exits when
+    it loses the broker; supervised as in production (restarted when it exits), it connects again once Redis is
+    back, and no phase is lost: every phase is resolved, exactly once, and the game ends with a winner."""
     _needs_postgres_and_redis()
     redis = PrivateRedis(tmp_path).start()
     queue = f"gm-playtest-redis-{os.getpid()}"
@@ -114,9 +115,11 @@ def test_soak_redis_down_for_a_minute_no_phase_lost(tmp_path, settings, card_col
             stack = _stack(tmp_path, settings, queue, CELERY_BROKER_URL=redis.url)
             try:
                 stack.start()
+                stack.supervise()
                 report = play_game(base_url=stack.base_url, players=10, seed=3, deadline=3, phase_cap=60,
                                    resolve_timeout=90, outage=(2, 60.0, redis.stop, redis.start), log=print)
                 print("\n".join(report.lines()))
+                print(f"restarted by the supervisor: {stack.restarts}")
             finally:
                 stack.stop()
                 print(stack.report())

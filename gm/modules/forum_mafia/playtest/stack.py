@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -127,6 +128,8 @@ class Stack:
         self.worker: Process | None = None
         self.beat: Process | None = None
         self.workers_started = 0
+        self.restarts: dict[str, int] = {"worker": 0, "beat": 0}  # by :meth:`supervise`
+        self._stopping = threading.Event()
 
     def _process(self, name: str, args: list[str], env: Mapping[str, str] | None = None) -> Process:
         return Process(name=name, argv=[sys.executable, *args], env={**self.env, **(env or {})},
@@ -185,7 +188,26 @@ class Stack:
                                            "-s", str(self.log_dir / "beat-schedule")]).start()
         return self.beat
 
+    def supervise(self, interval: float = 0.5) -> threading.Thread:
+        """Restart the worker or beat whenever it exits, as the production restart policy does (``restart:
+        unless-stopped`` in ``docker/compose.yaml``); ``restarts`` counts them. Celery 5.7's worker exits
+        ("Unrecoverable error") when it loses Redis, so a broker outage needs this."""
+
+        def watch():
+            while not self._stopping.wait(interval):
+                if self.worker is not None and not self.worker.alive():
+                    self.restarts["worker"] += 1
+                    self.start_worker(wait=False)
+                if self.beat is not None and not self.beat.alive():
+                    self.restarts["beat"] += 1
+                    self.start_beat()
+
+        thread = threading.Thread(target=watch, name="stack-supervisor", daemon=True)
+        thread.start()
+        return thread
+
     def stop(self) -> None:
+        self._stopping.set()
         for process in (self.beat, self.worker, self.web):
             if process is not None:
                 process.stop()

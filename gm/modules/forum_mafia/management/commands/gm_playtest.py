@@ -87,6 +87,8 @@ class Command(BaseCommand):
                 previous_queue = self._route_to(stack.queue)
                 self.stdout.write(f"Starting web, worker and beat (logs in {logs}) …")
                 stack.start()
+                if redis_outage:
+                    stack.supervise()  # the worker exits when it loses Redis: restart it, as production does
                 base_url = stack.base_url
                 if kill_worker:
                     killer = WorkerKiller(stack, limit=kill_worker, game_ids=lambda: game_ids[-1:])
@@ -109,6 +111,8 @@ class Command(BaseCommand):
                 if killer.errors:
                     reports[-1].failures += [f"worker killer: {e}" for e in killer.errors]
                 self.stdout.write(f"Worker SIGKILLed {killer.kills} times, each while a phase was resolving.")
+            if redis_outage:
+                self.stdout.write(f"Restarted after they exited (during the outage): {stack.restarts}.")
         finally:
             if killer is not None:
                 killer.stop()
