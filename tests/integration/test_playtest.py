@@ -50,7 +50,7 @@ def test_ten_bots_play_a_whole_game_over_http_to_a_winner(stack):
     every deadline exactly once (one claim, one ``core.phase_resolved`` and one ``core.trace`` entry per phase,
     contiguous ordinals), someone wins, every deliberately illegal request is refused with a reason, and no
     request gets a server error."""
-    report = play_game(base_url=stack.base_url, players=10, seed=SEED, deadline=DEADLINE, phase_cap=40,
+    report = play_game(base_url=stack.base_url, players=10, seed=SEED, deadline=DEADLINE, phase_cap=60,
                        resolve_timeout=30, log=print)
     print("\n".join(report.lines()))
     assert not report.failures, report.failures

@@ -31,20 +31,20 @@ def _needs_postgres_and_redis():
         pytest.skip(reason)
 
 
-def _stack(tmp_path, settings, queue: str, **env) -> Stack:
+def _stack(tmp_path, settings, queue: str, resolving_timeout: int = 3, **env) -> Stack:
     return Stack(env={"DJANGO_SETTINGS_MODULE": "tests.settings", "DATABASE_URL": worker_database_url(),
                       "CELERY_BROKER_URL": settings.CELERY_BROKER_URL, **env}, queue=queue, log_dir=tmp_path,
-                 resolving_timeout=3)
+                 resolving_timeout=resolving_timeout)
 
 
 def _kill_run(tmp_path, settings, *, kills: int, players: int, deadline: float, max_games: int,
-              phase_cap: int = 60) -> None:
+              phase_cap: int = 60, resolving_timeout: int = 3) -> None:
     """Play games (seeds 1, 2, …) while the killer SIGKILLs the worker during resolutions, until ``kills`` kills
     landed; assert every phase of every game was resolved exactly once."""
     _needs_postgres_and_redis()
     queue = f"gm-playtest-kill-{os.getpid()}"
     with routed_to(queue, settings):
-        stack = _stack(tmp_path, settings, queue)
+        stack = _stack(tmp_path, settings, queue, resolving_timeout=resolving_timeout)
         game_ids: list[int] = []
         killer = WorkerKiller(stack, limit=kills, game_ids=lambda: game_ids[-1:])
         reports = []
@@ -86,7 +86,7 @@ def _kill_run(tmp_path, settings, *, kills: int, players: int, deadline: float, 
 def test_worker_sigkilled_5_times_during_resolutions_every_phase_resolved_once(tmp_path, settings, card_collection):
     """Exactly once under crashes: the worker is SIGKILLed 5 times, each while a phase is ``resolving``; the beat
     sweep reclaims each such phase after ``GM_RESOLVING_TIMEOUT`` and a new worker resolves it once."""
-    _kill_run(tmp_path, settings, kills=5, players=6, deadline=2, max_games=3, phase_cap=30)
+    _kill_run(tmp_path, settings, kills=5, players=6, deadline=1.5, max_games=3, phase_cap=30, resolving_timeout=2)
 
 
 @pytest.mark.soak
