@@ -32,6 +32,11 @@ class CardKindSerializer(serializers.Serializer):
     special = serializers.BooleanField()
 
 
+class CollectionSerializer(serializers.Serializer):
+    version = serializers.CharField(help_text=_("The digest identifying this exact set of card kinds."))
+    cards = CardKindSerializer(many=True)
+
+
 def kind_data(kind, language: str) -> dict:
     return {"slug": kind.slug, "name": kind.name(language), "name_ru": kind.name_ru, "name_en": kind.name_en,
             "colour": kind.colour, "price": kind.price, "free": kind.free, "timing": kind.timing,
@@ -47,8 +52,7 @@ class CollectionView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[OpenApiParameter("game", int, required=False)],
-                   responses=CardKindSerializer(many=True))
+    @extend_schema(parameters=[OpenApiParameter("game", int, required=False)], responses=CollectionSerializer)
     def get(self, request):
         game_id = request.query_params.get("game")
         if game_id:
@@ -105,13 +109,33 @@ class DeckView(APIView):
         return Response({"deck": seat.data["deck_list"], "valid": True}, status=status.HTTP_201_CREATED)
 
 
+class SeatCardsSerializer(serializers.Serializer):
+    """One seat's cards as ``cards.selectors.seat_cards`` gives them: everyone gets the first three fields; the
+    owner, the master and (after the game) everyone the rest; ``deck`` (in order) the master and after the game."""
+
+    seat = serializers.IntegerField()
+    display_name = serializers.CharField()
+    hand_count = serializers.IntegerField()
+    version = serializers.IntegerField(required=False)
+    hand = serializers.ListField(child=serializers.DictField(), required=False)
+    sleeve = serializers.ListField(child=serializers.DictField(), required=False)
+    discard = serializers.ListField(child=serializers.DictField(), required=False)
+    deck_count = serializers.IntegerField(required=False)
+    sleeve_count = serializers.IntegerField(required=False)
+    deck_list = serializers.JSONField(required=False, allow_null=True)
+    deck_built = serializers.ListField(child=serializers.ListField(), required=False,
+                                       help_text=_("[card name, count] pairs of the deck as built."))
+    deck_built_count = serializers.IntegerField(required=False)
+    deck = serializers.ListField(child=serializers.DictField(), required=False)
+
+
 class GameCardsView(APIView):
     """Every seat's cards as the viewer may see them: the owner and the master see Hand, Sleeve, discard pile and
     deck count (the master also the deck's order); everyone else only the Hand count (FM-5.1)."""
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=SeatCardsSerializer(many=True))
     def get(self, request, pk):
         game = _visible_game(request, pk)
         viewer = visibility.viewer_for(request.user, game)
@@ -128,7 +152,7 @@ class HandReorderView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=ReorderSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=ReorderSerializer, responses=SeatCardsSerializer)
     def post(self, request, pk):
         game = _visible_game(request, pk)
         data = ReorderSerializer(data=request.data)

@@ -417,4 +417,9 @@ def not_found(request, exception=None):
 
 
 def server_error(request):
+    """The 500 page: it must render without the database (it may be what failed), so the template takes no context;
+    API clients get the API's error shape."""
+    if request.path_info.startswith("/api/"):
+        return JsonResponse({"errors": {"__all__": [_("Server error. It was logged; please try again later.")]},
+                             "code": "server_error"}, status=500)
     return render(request, "500.html", status=500)

@@ -53,7 +53,7 @@ class GameViewSet(viewsets.GenericViewSet):
                         status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=s.SeatSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)  # every seat at once: the schema says so too
     def seats(self, request, pk=None):
         return Response(s.SeatSerializer(visibility.seats(self._viewer(self._game())), many=True).data)
 

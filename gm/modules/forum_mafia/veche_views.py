@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib import messages
@@ -191,19 +191,28 @@ def _result(phase: Phase) -> dict | None:
                            for c in data.get("candidates") or []]}
 
 
+#: The moments ``?at=`` accepts. Outside them a time can't be shown back in the viewer's time zone: before its
+#: standard offsets (e.g. Moscow's local mean time +02:30:17, not an ISO 8601/RFC 3339 offset) or past year 9999.
+AT_RANGE = (datetime(2000, 1, 1, tzinfo=UTC), datetime(3000, 1, 1, tzinfo=UTC))
+
+
 def parse_at(raw: str | None) -> datetime | None:
-    """``?at=`` as an aware datetime (ISO 8601; a naive time is taken in the site's time zone). Raises
-    :class:`ServiceError` ``invalid`` for anything else."""
+    """``?at=`` as an aware datetime (ISO 8601; a naive time is taken in the site's time zone) within
+    :data:`AT_RANGE`. Raises :class:`ServiceError` ``invalid`` for anything else."""
     if not raw:
         return None
     moment = None
     try:
         moment = parse_datetime(raw.strip().replace(" ", "+"))
-    except ValueError:
-        pass
+        if moment is not None and timezone.is_naive(moment):
+            moment = timezone.make_aware(moment)
+    except (ValueError, OverflowError):
+        moment = None
     if moment is None:
         raise ServiceError({"at": [_("Give the moment as an ISO 8601 time, e.g. 2026-01-01T12:30:00+00:00.")]})
-    return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
+    if not AT_RANGE[0] <= moment < AT_RANGE[1]:
+        raise ServiceError({"at": [_("Give a moment between the years 2000 and 2999.")]})
+    return moment
 
 
 def _voting_phase(game: Game) -> Phase:

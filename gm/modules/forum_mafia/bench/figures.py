@@ -297,7 +297,8 @@ def order_submit(people: People, procs, *, clients: int, requests_per_client: in
 
     port = free_port()
     server = procs.spawn("gunicorn", ["-m", "gunicorn", "gm.wsgi:application", "--workers", str(gunicorn_workers),
-                                      "--bind", f"127.0.0.1:{port}", "--access-logfile", "-"])
+                                      "--bind", f"127.0.0.1:{port}", "--access-logfile", "-",
+                                      "--no-control-socket"])  # gunicorn 23+ shares ~/.gunicorn/gunicorn.ctl
     wait_http(port, server)
     errors: list[str] = []
     lock = threading.Lock()

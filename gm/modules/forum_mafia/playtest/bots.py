@@ -1,0 +1,402 @@
+"""Bot players of a forum Mafia playtest. A bot is an HTTP client with a user's API token: it talks to the site only
+through the REST API a person's client would use (signups FM-2, the deck API FM-4, the order-options API and the
+orders API FM-5, the Veche API FM-7), and chooses among the legal options the site itself offers (``GET
+/api/games/<id>/order-options/``, the deck rules of ``GET /api/games/<id>/deck/``) rather than keeping a second copy
+of the rules.
+
+To exercise the refusals, a bot sometimes misbehaves on purpose (an invalid deck first, an illegal order, an order
+after the deadline, an order from a dead character) and checks that the site refuses it with a reason; it sometimes
+changes its mind and sometimes misses a deadline. Every refusal is recorded in a :class:`Tally` by reason.
+"""
+from __future__ import annotations
+
+import random
+import re
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import requests
+
+#: The probabilities of the bots' misbehaviour (per bot and phase).
+CHANCES = {
+    "invalid_deck_first": 0.3,  # submit a deck breaking FM-4.3 before the valid one
+    "skip_deck": 0.1,  # build no deck: the site deals a random valid one (FM-4.5)
+    "claim_taken_role": 0.2,  # claim a public role someone already holds (FM-2.2)
+    "miss": 0.07,  # send nothing this phase
+    "late": 0.05,  # send the order after the deadline
+    "illegal": 0.15,  # send an illegal order first
+    "change_mind": 0.25,  # send a second, different order later in the phase
+    "discard_two": 0.1,  # FM-5.3 at night
+    "dead_tries": 0.5,  # per phase: one dead bot tries to order
+}
+RULE_ID = re.compile(r"\b(?:FM|ON)-\d+(?:\.\d+)*\b")
+
+
+@dataclass
+class Tally:
+    """What the bots did and what the site refused, shared by the bots of a game (thread-safe)."""
+
+    refused: Counter = field(default_factory=Counter)  # (deliberate?, what, status, code, reason) -> n
+    done: Counter = field(default_factory=Counter)  # action -> n
+    failures: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def count(self, action: str) -> None:
+        with self.lock:
+            self.done[action] += 1
+
+    def refusal(self, *, deliberate: bool, what: str, status: int, body: Any) -> None:
+        with self.lock:
+            self.refused[(deliberate, what, status, error_code(body), reason(body))] += 1
+
+    def fail(self, text: str) -> None:
+        with self.lock:
+            self.failures.append(text)
+
+    def without_reason(self) -> int:
+        """Refusals that carried no reason a person could read."""
+        return sum(n for (_d, _w, _s, _c, why), n in self.refused.items() if not why)
+
+
+def error_code(body: Any) -> str:
+    return str(body.get("code", "")) if isinstance(body, dict) else ""
+
+
+def messages(body: Any) -> list[str]:
+    """Every message of an API error body ``{"errors": {field: [messages]}, "code": slug}``."""
+    errors = body.get("errors") if isinstance(body, dict) else None
+    out: list[str] = []
+    if isinstance(errors, dict):
+        for value in errors.values():
+            out += [str(m) for m in value] if isinstance(value, list) else [str(value)]
+    return [m for m in out if m.strip()]
+
+
+def reason(body: Any) -> str:
+    """The refusal's reason for the summary: the rule IDs it names, else its first message (shortened); ``""``
+    when the body gives none."""
+    texts = messages(body)
+    rules = sorted({r for t in texts for r in RULE_ID.findall(t)})
+    if rules:
+        return ", ".join(rules)
+    if not texts:
+        return ""
+    # Without a rule ID: the message without its variable parts (names, dates, numbers), so equal reasons add up.
+    text = re.sub(r"\([^)]*\)|“[^”]*”|\d+", "…", texts[0].split(";")[0])
+    return text[:80]
+
+
+class Bot:
+    """One player: ``index`` in the table, ``token`` for ``Authorization: Token …``, ``seat_id`` once seated."""
+
+    def __init__(self, *, base_url: str, game_id: int, index: int, token: str, rng: random.Random, tally: Tally,
+                 timeout: float = 20):
+        self.base_url, self.game_id, self.index, self.rng, self.tally = base_url, game_id, index, rng, tally
+        self.name = f"Bot {index + 1}"
+        self.seat_id: int | None = None
+        self.cards: list[dict] = []  # the game's collection, from the collection API
+        self.colours: dict[str, str] = {}  # card slug -> colour
+        self.timeout = timeout
+        self.http = requests.Session()
+        self.http.headers.update({"Authorization": f"Token {token}", "Accept-Language": "en"})
+
+    # -- HTTP ------------------------------------------------------------------------------------------------
+    def call(self, method: str, path: str, json: Any = None) -> tuple[int, Any]:
+        url = f"{self.base_url}{path}".replace("<id>", str(self.game_id))
+        response = self.http.request(method, url, json=json, timeout=self.timeout)
+        try:
+            body = response.json()
+        except ValueError:
+            body = response.text[:200]
+        return response.status_code, body
+
+    def attempt(self, what: str, method: str, path: str, json: Any = None) -> tuple[bool, Any]:
+        """A request the bot believes legal: ``(True, body)`` on 2xx; a refusal is recorded (not deliberate)."""
+        status, body = self.call(method, path, json)
+        if status < 300:
+            self.tally.count(what)
+            return True, body
+        if status >= 500:
+            self.tally.fail(f"{self.name}: {what} answered {status}: {str(body)[:200]}")
+        self.tally.refusal(deliberate=False, what=what, status=status, body=body)
+        return False, body
+
+    def expect_refusal(self, what: str, method: str, path: str, json: Any = None) -> None:
+        """A request the bot knows is illegal: the site must refuse it (4xx) with a reason."""
+        status, body = self.call(method, path, json)
+        if status < 300:
+            self.tally.fail(f"{self.name}: illegal {what} was accepted ({status}): {json!r}")
+            return
+        if status >= 500:
+            self.tally.fail(f"{self.name}: illegal {what} answered {status}: {str(body)[:200]}")
+        self.tally.refusal(deliberate=True, what=what, status=status, body=body)
+        if not messages(body):
+            self.tally.fail(f"{self.name}: {what} refused ({status}) without a reason: {str(body)[:200]}")
+
+    def chance(self, key: str) -> bool:
+        return self.rng.random() < CHANCES[key]
+
+    # -- signup (FM-2) ---------------------------------------------------------------------------------------
+    def sign_up(self, role_slugs: list[str]) -> None:
+        """Claim a free public role (sometimes a taken one first, which must be refused), as character
+        ``Bot N``; when every tried role is taken, a custom role."""
+        ok, signups = self.attempt("signup list", "GET", "/api/games/<id>/signups/")
+        taken = {s["public_role"] for s in signups} if ok else set()
+        if taken - {"custom"} and self.chance("claim_taken_role"):
+            role = self.rng.choice(sorted(taken - {"custom"}))
+            self.expect_refusal("signup", "POST", "/api/games/<id>/signups/", self._signup(role))
+        free = [r for r in role_slugs if r not in taken]
+        self.rng.shuffle(free)
+        for role in free[:3]:
+            ok, _body = self.attempt("signup", "POST", "/api/games/<id>/signups/", self._signup(role))
+            if ok:
+                return
+        ok, body = self.attempt("signup", "POST", "/api/games/<id>/signups/",
+                                self._signup("custom", custom=f"Bot role {self.index + 1}"))
+        if not ok:
+            self.tally.fail(f"{self.name} could not sign up: {body}")
+
+    def _signup(self, role: str, custom: str = "") -> dict:
+        return {"public_role": role, "custom_role": custom, "character_name": self.name,
+                "messengers": f"bot{self.index + 1}@example.com", "pledges": True}
+
+    # -- deck building (FM-4) --------------------------------------------------------------------------------
+    def build_deck(self, deadline: float) -> None:
+        """Build a random valid deck from the rules and collection the site gives (``cards.deckrules`` builds it,
+        the site checks it); sometimes an invalid deck first, sometimes none at all."""
+        if self.chance("skip_deck"):
+            self.tally.count("deck skipped")
+            return
+        self._sleep_into(deadline, 0.3)
+        status, body = self.call("GET", "/api/games/<id>/deck/")
+        if status == 409:  # the joker chooses two colours first (FM-3.3)
+            from cards.deckrules import ROLE_COLOURS
+
+            ok, _seat = self.attempt("joker colours", "POST", "/api/games/<id>/fm/joker-colours/",
+                                     {"colours": self.rng.sample(list(ROLE_COLOURS), 2)})
+            status, body = self.call("GET", "/api/games/<id>/deck/")
+        if status != 200:
+            self.tally.refusal(deliberate=False, what="deck rules", status=status, body=body)
+            return
+        if not self._collection():
+            return
+        deck = random_deck(self.cards, body["rules"], self.rng)
+        if self.chance("invalid_deck_first"):
+            broken = deck[:-3] if self.rng.random() < 0.5 else deck + [deck[0], deck[0]]
+            self.expect_refusal("deck", "POST", "/api/games/<id>/deck/", {"deck": broken})
+        self.attempt("deck", "POST", "/api/games/<id>/deck/", {"deck": deck})
+
+    def _collection(self) -> bool:
+        """Fetch the game's card collection once (``GET /api/cards/?game=<id>``)."""
+        if not self.cards:
+            ok, collection = self.attempt("collection", "GET", f"/api/cards/?game={self.game_id}")
+            if not ok:
+                return False
+            self.cards = collection["cards"]
+            self.colours = {c["slug"]: c["colour"] for c in self.cards}
+        return True
+
+    def _rebuild_if_exhausted(self, options: dict) -> dict:
+        """FM-4.7: a Hand holding a ``mulligan`` means the deck ran out; with an empty deck (``GET
+        /api/games/<id>/cards/``) rebuild it from a new random valid deck, as a player would, and return the
+        order options after it (else the game of the last two players never ends)."""
+        if not any(c["kind"] == "mulligan" for c in options.get("hand", [])):
+            return options
+        ok, seats = self.attempt("cards", "GET", "/api/games/<id>/cards/")
+        own = next((s for s in seats if s.get("seat") == self.seat_id), None) if ok else None
+        if own is None or own.get("deck_count") != 0:
+            return options
+        status, body = self.call("GET", "/api/games/<id>/deck/")
+        if status != 200 or not self._collection():
+            return options
+        ok, _result = self.attempt("deck rebuild", "POST", "/api/games/<id>/deck/rebuild/",
+                                   {"deck": random_deck(self.cards, body["rules"], self.rng)})
+        if ok:
+            ok, options = self.attempt("order options", "GET", "/api/games/<id>/order-options/")
+        return options if ok else {}
+
+    # -- nights and days (FM-5, FM-7) ------------------------------------------------------------------------
+    def play_phase(self, *, kind: str, ordinal: int, deadline: float) -> None:
+        """One night or day of a living bot: maybe nothing, maybe too late, maybe an illegal order first; then a
+        random legal order (and by day a vote), perhaps changed later."""
+        self._sleep_into(deadline, 0.25)
+        if self.chance("miss"):
+            self.tally.count("missed phase")
+            return
+        if self.chance("late"):
+            self._late_order(ordinal, deadline)
+            return
+        ok, options = self.attempt("order options", "GET", "/api/games/<id>/order-options/")
+        if not ok:
+            return
+        options = self._rebuild_if_exhausted(options)
+        if not options:
+            return
+        if self.chance("illegal"):
+            self._illegal(options, kind)
+        self._order(options, kind)
+        if kind == "day":
+            self._vote(options)
+        if self.chance("change_mind"):
+            self._sleep_into(deadline, 0.6)
+            ok, options = self.attempt("order options", "GET", "/api/games/<id>/order-options/")
+            if ok:
+                self._order(options, kind, what="changed order")
+                if kind == "day" and self.rng.random() < 0.5:
+                    self._vote(options, what="changed vote")
+
+    def _late_order(self, ordinal: int, deadline: float) -> None:
+        """An order sent just after the deadline (FM-1.3): refused as ``late`` while the phase waits for its
+        resolution; once it is resolved, the order is for the next phase — never for the phase that is over."""
+        self._sleep_until(deadline + 0.01)
+        status, body = self.call("POST", "/api/games/<id>/orders/", {"payload": {}})
+        if status < 300:
+            if body.get("phase") == ordinal:
+                self.tally.fail(f"{self.name}: an order after the deadline was accepted for phase {ordinal}")
+            else:
+                self.tally.count("late order (went to the next phase)")
+            return
+        self.tally.refusal(deliberate=True, what="late order", status=status, body=body)
+        if not messages(body):
+            self.tally.fail(f"{self.name}: late order refused ({status}) without a reason")
+
+    def try_while_dead(self) -> None:
+        """A dead character's order: refused (FM-6.2)."""
+        self.expect_refusal("order while dead", "POST", "/api/games/<id>/orders/", {"payload": {}})
+
+    def _order(self, options: dict, kind: str, what: str = "order") -> None:
+        payload = choose_order(options, kind, self.rng, self.colours)
+        ok, body = self.attempt(what, "POST", "/api/games/<id>/orders/", {"payload": payload})
+        if not ok and payload.get("plays") and len(payload["plays"]) > 1:
+            # A combination order-options can't judge (prices paid from the same Sleeve): one card only.
+            self.attempt(what + " (retry)", "POST", "/api/games/<id>/orders/", {"payload": {"plays":
+                                                                                           payload["plays"][:1]}})
+
+    def _vote(self, options: dict, what: str = "vote") -> None:
+        choices: list[Any] = [t["id"] for t in options.get("targets", [])] + ["peace"]
+        target = self.rng.choice(choices)
+        vote = {"for": target, "punishment": "jail" if self.rng.random() < 0.3 else "execution"}
+        self.attempt(what, "POST", "/api/games/<id>/veche/vote/", vote)
+
+    def _illegal(self, options: dict, kind: str) -> None:
+        """One deliberately illegal order or vote, chosen among those this bot can make now."""
+        cards = options.get("cards", [])
+        targeted = [c for c in cards if c["playable"] and c["target"] == "one"]
+        hand = [c for c in cards if c["from"] == "hand" and not c["free"] and c["playable"]]
+        held = {c["kind"] for c in options.get("hand", [])}
+        foreign = sorted(set(options.get("named_cards", [])) - held)
+        menu: list[tuple[str, Any]] = [("order: malformed", {"plays": "pistol"})]
+        if foreign:
+            menu.append(("order: card not held", {"plays": [{"card": self.rng.choice(foreign), "from": "hand",
+                                                             "uid": 987654}]}))
+        if targeted and self.seat_id:
+            c = targeted[0]
+            menu.append(("order: self target", {"plays": [{"card": c["kind"], "from": c["from"], "uid": c["uid"],
+                                                           "target": self.seat_id}]}))
+        if len(hand) >= 2:
+            menu.append(("order: two Hand plays", {"plays": [_play(c, options, self.rng) for c in hand[:2]]}))
+        if kind == "day":
+            menu.append(("vote: no such character", {"for": 99_999_999, "punishment": "execution"}))
+        what, body = self.rng.choice(menu)
+        if what.startswith("vote"):
+            self.expect_refusal(what, "POST", "/api/games/<id>/veche/vote/", body)
+        else:
+            self.expect_refusal(what, "POST", "/api/games/<id>/orders/", {"payload": body})
+
+    # -- time ------------------------------------------------------------------------------------------------
+    def _sleep_into(self, deadline: float, share: float) -> None:
+        """Sleep a random part (up to ``share``) of the time left before ``deadline`` (epoch seconds)."""
+        left = deadline - time.time()
+        if left > 0:
+            time.sleep(self.rng.uniform(0, share) * left)
+
+    def _sleep_until(self, moment: float) -> None:
+        left = moment - time.time()
+        if left > 0:
+            time.sleep(left)
+
+
+def random_deck(cards: list[dict], rules: dict, rng: random.Random) -> list[dict]:
+    """A random deck valid under ``rules`` (the ``rules`` of ``GET /api/games/<id>/deck/``) from ``cards`` (``GET
+    /api/cards/?game=<id>``), built by the cards library's own ``random_valid_deck``."""
+    from cards.deckrules import DeckRules, random_valid_deck
+    from cards.domain import CardKind, Collection
+
+    kinds = [CardKind(slug=c["slug"], colour=c["colour"], price=c["price"], free=c["free"], timing=c["timing"],
+                      target=c["target"], effect=c["effect"]) for c in cards]
+    deck_rules = DeckRules(**{**rules, "role_colours": tuple(rules["role_colours"]),
+                              "forbidden_colours": frozenset(rules["forbidden_colours"])})
+    return random_valid_deck(collection=Collection.from_kinds(kinds), rules=deck_rules, rng=rng)
+
+
+def _play(card: dict, options: dict, rng: random.Random, used: set[int] = frozenset()) -> dict | None:
+    """A play of ``card`` (an ``order-options`` card) with random legal targets from ``options``; ``None`` when
+    there is no target for it."""
+    play: dict[str, Any] = {"card": card["kind"], "from": card["from"], "uid": card["uid"]}
+    targets = [t["id"] for t in options.get("targets", [])]
+    kind = card["target"]
+    if kind in ("one", "one_card", "one_text"):
+        if not targets:
+            return None
+        play["target"] = rng.choice(targets)
+        if kind == "one_card":
+            play["named_card"] = rng.choice(options.get("named_cards") or ["pistol"])
+        if kind == "one_text":
+            play["text"] = rng.choice(["I know who you are.", "Meet me at the docks.", "Trust nobody."])
+    elif kind == "two":
+        if len(targets) < 2:
+            return None
+        play["targets"] = rng.sample(targets, 2)
+    elif kind == "dead":
+        dead = [t["id"] for t in options.get("dead_targets", [])]
+        if not dead:
+            return None
+        play["target"] = rng.choice(dead)
+    if card.get("needs_cards"):
+        others = [h["uid"] for h in options.get("hand", []) if h["uid"] != card["uid"] and h["uid"] not in used]
+        if not others:
+            return None
+        play["cards"] = rng.sample(others, min(len(others), rng.choice([1, 2])))
+    return play
+
+
+def choose_order(options: dict, kind: str, rng: random.Random, colours: dict[str, str] | None = None) -> dict:
+    """A random order among the plays ``order-options`` marks playable (FM-5.2: at most one non-free card from the
+    Hand and one from the Sleeve; free cards besides, FM-4.4), or at night sometimes the FM-5.3 discard of two
+    Hand cards. At most one card with a price, and never a Sleeve card its default price would take (FM-5.7).
+    ``colours`` (slug → colour) makes the bot aggressive: damage cards come first more often, so games end."""
+    hand_uids = [h["uid"] for h in options.get("hand", [])]
+    if kind == "night" and options.get("can_discard_two") and len(hand_uids) >= 2 and rng.random() < \
+            CHANCES["discard_two"]:
+        return {"discard": rng.sample(hand_uids, 2)}
+    playable = [c for c in options.get("cards", []) if c["playable"]]
+    colours = colours or {}
+    playable.sort(key=lambda c: rng.random() - (0.6 if colours.get(c["kind"]) == "damage" else 0))
+    chosen: list[dict] = []
+    slots = {"hand": rng.random() < 0.85, "sleeve": rng.random() < 0.5}
+    payers: set[int] = set()
+    for card in playable:
+        if card["free"]:
+            if rng.random() >= 0.3:
+                continue
+        elif not slots.get(card["from"]):
+            continue
+        if card["price"] and (payers or any(c["price"] for c in chosen)):
+            continue
+        if card["uid"] in payers or (card["price"] and set(card.get("payers", [])) & {c["uid"] for c in chosen}):
+            continue
+        play = _play(card, options, rng, used={u for c in chosen for u in c.get("cards", [])} | {c["uid"] for c in
+                                                                                                 chosen})
+        if play is None:
+            continue
+        if not card["free"]:
+            slots[card["from"]] = False
+        payers |= set(card.get("payers", [])) if card["price"] else set()
+        chosen.append({**play, "_price": card["price"]})
+    # A card another play moves to the Sleeve can't be played itself.
+    moved = {u for c in chosen for u in c.get("cards", [])}
+    plays = [{k: v for k, v in c.items() if k != "_price"} for c in chosen if c["uid"] not in moved]
+    return {"plays": plays} if plays else {}

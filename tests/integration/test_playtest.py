@@ -1,0 +1,108 @@
+"""A whole forum Mafia game played by 10 bots over HTTP (``gm_playtest``'s runner) against a real gunicorn, Celery
+worker and beat on the PostgreSQL test database and a per-session Redis queue, with deadlines of a few seconds
+resolved by the worker: signups claiming public roles (FM-2), random valid decks (FM-4), random legal orders and
+votes from the order-options API (FM-5, FM-7), and deliberate illegal requests that must be refused with a reason.
+
+Run with PostgreSQL + Redis (skipped otherwise)::
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/gm CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \\
+        bin/test tests/integration/test_playtest.py -s
+"""
+from __future__ import annotations
+
+import pytest
+
+from gm.modules.forum_mafia.playtest.bots import choose_order, reason
+from gm.modules.forum_mafia.playtest.runner import play_game
+from gm.modules.forum_mafia.playtest.stack import Stack
+
+from .worker_utils import forget_queue, routed_to, skip_reason, worker_database_url
+
+#: A seed whose game ends well within the phase cap (the deal and the bots' choices follow it; the bots' timing
+#: does not, so the game differs a little from run to run).
+SEED = 3
+DEADLINE = 2.5
+
+
+@pytest.fixture
+def stack(tmp_path, settings, card_collection):
+    """gunicorn + worker + beat on the test database, on a queue of this test's own."""
+    reason_ = skip_reason()
+    if reason_:
+        pytest.skip(reason_)
+    queue = f"gm-playtest-test-{id(tmp_path)}"
+    with routed_to(queue, settings):
+        stack = Stack(env={"DJANGO_SETTINGS_MODULE": "tests.settings", "DATABASE_URL": worker_database_url(),
+                           "CELERY_BROKER_URL": settings.CELERY_BROKER_URL}, queue=queue, log_dir=tmp_path)
+        try:
+            stack.start()
+            yield stack
+        finally:
+            stack.stop()
+            print(stack.report())
+            forget_queue(queue)
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_ten_bots_play_a_whole_game_over_http_to_a_winner(stack):
+    """FM-1.3, FM-2, FM-4.5, FM-5, FM-7, FM-10: ten bots play a game to its end over HTTP; the worker resolves
+    every deadline exactly once (one claim, one ``core.phase_resolved`` and one ``core.trace`` entry per phase,
+    contiguous ordinals), someone wins, every deliberately illegal request is refused with a reason, and no
+    request gets a server error."""
+    report = play_game(base_url=stack.base_url, players=10, seed=SEED, deadline=DEADLINE, phase_cap=60,
+                       resolve_timeout=30, log=print)
+    print("\n".join(report.lines()))
+    assert not report.failures, report.failures
+    assert report.finished and report.winners
+    assert len(report.phases) >= 3
+    assert [p.ordinal for p in report.phases] == list(range(1, len(report.phases) + 1))
+    for phase in report.phases:
+        assert phase.resolved_at is not None, phase.label
+        assert (phase.claims, phase.resolved_entries, phase.trace_entries) == (1, 1, 1), phase
+        assert phase.latency is not None and phase.latency >= 0, phase  # never before the deadline
+    assert report.phases[0].kind == "deckbuilding" and report.phases[1].kind == "night"
+    deliberate = {key: n for key, n in report.tally.refused.items() if key[0]}
+    assert deliberate, "no bot sent an illegal request"
+    assert all(400 <= status < 500 for (_d, _w, status, _c, _r) in deliberate), deliberate
+    assert report.tally.without_reason() == 0
+    assert report.tally.done["signup"] == 10 and report.tally.done["order"] > 0 and report.tally.done["vote"] > 0
+
+
+def test_bots_choose_only_among_the_playable_cards():
+    """FM-5.2: a bot's order plays only cards order-options marks playable, at most one non-free card from the
+    Hand and one from the Sleeve, with targets among the offered ones."""
+    import random
+
+    options = {
+        "cards": [
+            {"uid": 1, "kind": "pistol", "from": "hand", "free": False, "price": 0, "target": "one",
+             "needs_cards": False, "playable": True, "payers": []},
+            {"uid": 2, "kind": "body_armour", "from": "hand", "free": False, "price": 0, "target": "one",
+             "needs_cards": False, "playable": True, "payers": []},
+            {"uid": 3, "kind": "bunker", "from": "hand", "free": False, "price": 0, "target": "none",
+             "needs_cards": False, "playable": False, "payers": []},
+            {"uid": 4, "kind": "tail", "from": "sleeve", "free": False, "price": 0, "target": "one",
+             "needs_cards": False, "playable": True, "payers": []},
+        ],
+        "targets": [{"id": 10, "name": "A"}, {"id": 11, "name": "B"}],
+        "dead_targets": [], "hand": [{"uid": 1, "kind": "pistol"}, {"uid": 2, "kind": "body_armour"},
+                                     {"uid": 3, "kind": "bunker"}],
+        "sleeve": [{"uid": 4, "kind": "tail", "can_pay": True}], "can_discard_two": False, "named_cards": [],
+    }
+    for seed in range(200):
+        order = choose_order(options, "day", random.Random(seed))
+        plays = order.get("plays", [])
+        assert 3 not in [p["uid"] for p in plays]
+        assert sum(p["from"] == "hand" for p in plays) <= 1 and sum(p["from"] == "sleeve" for p in plays) <= 1
+        assert all(p["target"] in (10, 11) for p in plays)
+
+
+def test_refusal_reasons_name_the_rule_or_the_message():
+    """The summary groups refusals by the rule IDs their messages name, else by the message without its
+    variable parts."""
+    assert reason({"errors": {"plays.0.target": ["You can't target yourself (FM-5.5)."]}, "code": "invalid"}) \
+        == "FM-5.5"
+    assert reason({"errors": {"__all__": ["The deadline of Day 3 has passed (Nov. 24, 12:00)."]}, "code": "late"}) \
+        == "The deadline of Day … has passed …."
+    assert reason({"code": "invalid"}) == ""
