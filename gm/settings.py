@@ -114,7 +114,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, loading the session's user with his profile, can-host and unread count in one query.
+    "accounts.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 SITE_ID = 1

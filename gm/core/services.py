@@ -69,6 +69,8 @@ def can_host(user) -> bool:
         return False
     if user.is_staff:
         return True
+    if hasattr(user, "gm_can_host"):  # loaded with the session's user (accounts.backends.ModelBackend)
+        return user.gm_can_host
     # ModelBackend's own rule (an active user with the permission, directly or through a group, or an active
     # superuser; our other backend, allauth's, inherits it) in one query: ``has_perm`` loads all the user's and
     # all his groups' permissions in two, on every page (the "New game" link).
