@@ -58,12 +58,31 @@ def seat_names(game: Game) -> dict[int, str]:
     return {s.pk: s.display_name for s in seats(game)}
 
 
-def own_orders(viewer: Any, phase: Phase) -> list:
-    """The versions of ``viewer``'s own seat's order in ``phase``, oldest first (``visibility.orders``)."""
+def active() -> bool:
+    """Whether a :func:`reading` block is in force (the selectors share their loads)."""
+    return _memo.get() is not None
+
+
+def seat_orders(viewer: Any) -> list:
+    """Every version of ``viewer``'s own seat's orders in the game (``visibility.orders``), by phase then version;
+    ``[]`` without a seat."""
     from . import visibility
 
-    return _remember(("own_orders", phase.pk, viewer.seat.pk if viewer.seat else None),
-                     lambda: list(visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("version")))
+    if viewer.seat is None:
+        return []
+    return _remember(("seat_orders", viewer.game.pk, viewer.seat.pk),
+                     lambda: list(visibility.orders(viewer).filter(seat=viewer.seat)
+                                  .order_by("phase__ordinal", "version")))
+
+
+def own_orders(viewer: Any, phase: Phase) -> list:
+    """The versions of ``viewer``'s own seat's order in ``phase``, oldest first (``visibility.orders``). Inside
+    :func:`reading`, taken from :func:`seat_orders` (one load for every phase's panels)."""
+    from . import visibility
+
+    if _memo.get() is not None and viewer.seat is not None:
+        return [o for o in seat_orders(viewer) if o.phase_id == phase.pk]
+    return list(visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("version"))
 
 
 def _phases(game: Game) -> list[Phase]:

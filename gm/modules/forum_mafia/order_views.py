@@ -472,9 +472,9 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
         phases[-1]["entries"].append({"text": entry.text(), "group": entry.group})
     by_key = {p["key"]: p for p in phases}
     last: dict[int, Order] = {}
-    for order in (visibility.orders(viewer).filter(seat=seat, phase__status=Phase.Status.RESOLVED)
-                  .order_by("phase__ordinal", "version")):
-        last[order.phase_id] = order
+    for order in page_memo.seat_orders(viewer):  # the game page's one load of the seat's orders
+        if order.phase.status == Phase.Status.RESOLVED:
+            last[order.phase_id] = order
     names = page_memo.seat_names(viewer.game)
     module = viewer.game.game_module
     # The seats as each phase was resolved (its stored input): one query for them all, not one per phase.

@@ -46,7 +46,6 @@ from gm.core.models import Game, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
 
 from . import abilities, engine, services, veche
-from .order_parts import latest_payload
 from .resolution import ROLE_PROVENANCES
 
 MODULE = "forum_mafia"
@@ -108,6 +107,9 @@ def _seats(phase: Phase) -> list[SeatInfo]:
     if stored:
         rows = [(s["id"], s["name"], s["position"], s["alive"], (s.get("data") or {}).get("public_role"))
                 for s in stored]
+    elif page_memo.active():  # the game page: its one load of the seats
+        rows = [(s.pk, s.display_name, s.position, s.alive, (s.data or {}).get("public_role"))
+                for s in page_memo.seats(phase.game)]
     else:
         rows = list(Seat.objects.filter(game_id=phase.game_id).order_by("position")
                     .values_list("pk", "display_name", "position", "alive", "data__public_role"))
@@ -227,7 +229,7 @@ def _voting_phase(game: Game) -> Phase:
 def _vote_form(game: Game, phase: Phase, seat: Seat, vote: Mapping[str, Any] | None) -> dict:
     """The vote form's choices for ``seat`` (a living character) with his current ``vote`` selected."""
     vote = vote or {}
-    seats = list(game.seats.order_by("position"))
+    seats = page_memo.seats(game)
     chosen = vote.get("for")
     targets = [{"id": s.pk, "name": s.display_name + (" " + _("(you)") if s.pk == seat.pk else ""),
                 "selected": chosen == s.pk}
@@ -276,7 +278,9 @@ def veche_panel(*, game: Game, viewer: visibility.Viewer, at: datetime | None = 
     accepting = (count["open"] and phase.status == Phase.Status.OPEN and not game.is_over
                  and (phase.deadline > now or game.paused_at is not None))
     if seat is not None and seat.alive and count["open"] and not game.is_over and day is None:
-        own = latest_payload(phase, seat).get("vote")
+        versions = page_memo.own_orders(viewer, phase)  # FM-5.6: the latest version counts
+        latest = versions[-1].payload if versions else None
+        own = (latest if isinstance(latest, Mapping) else {}).get("vote")
         panel["current"] = describe_vote(own, names) if own else None
         if accepting and not abilities.has_left(game.state.get("fm") or {}, seat.pk):
             panel["form"] = _vote_form(game, phase, seat, own)
