@@ -26,6 +26,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -312,8 +313,10 @@ def _add_groups(game: Game, groups: Mapping[str, list[int]]) -> None:
     )
 
 
-def _phase_open(game: Game, spec: PhaseSpec, *, ordinal: int, now: datetime) -> Phase:
-    """Create phase ``ordinal`` from the module's ``spec`` with its deadline and schedule its ETA task."""
+def _phase_open(game: Game, spec: PhaseSpec, *, ordinal: int, now: datetime,
+                log: list[LogEntry] | None = None) -> Phase:
+    """Create phase ``ordinal`` from the module's ``spec`` with its deadline and schedule its ETA task. Its
+    ``core.phase_opened`` entry is saved here, or appended unsaved to ``log`` (the caller inserts it with others)."""
     seconds = spec.duration if spec.duration is not None else game.duration_for(spec.kind)
     deadline = now + timedelta(seconds=seconds)
     phase = Phase.objects.create(
@@ -329,7 +332,7 @@ def _phase_open(game: Game, spec: PhaseSpec, *, ordinal: int, now: datetime) -> 
         rng_seed=phase_rng(game.rng_seed, ordinal),
     )
     game.status = Game.Status.SETUP if spec.setup else Game.Status.RUNNING
-    LogEntry.objects.create(
+    opened = LogEntry(
         game=game,
         phase=phase,
         visibility="public",
@@ -337,6 +340,10 @@ def _phase_open(game: Game, spec: PhaseSpec, *, ordinal: int, now: datetime) -> 
         data={"phase_kind": spec.kind, "phase_number": spec.number, "deadline": deadline.isoformat()},
         created_at=now,
     )
+    if log is None:
+        opened.save()
+    else:
+        log.append(opened)
     schedule_deadline(phase, now=now)
     return phase
 
@@ -724,6 +731,26 @@ def _seats_write(seats: Sequence[Seat]) -> None:
         )
 
 
+def _game_write(game: Game, before: Mapping[str, Any]) -> None:
+    """Save a resolved ``game``'s ``state``, ``status``, ``finished_at`` and ``outcome``; ``before`` is the state
+    it was loaded with. On PostgreSQL, when the module's ``constant_state_keys`` (the card collection: most of the
+    state) are unchanged, they are kept in the row and only the other keys are sent; otherwise a plain ``save``."""
+    constant = game.game_module.constant_state_keys
+    state = game.state
+    if connection.vendor != "postgresql" or not constant or any(
+            (k in state) != (k in before) or state.get(k) != before.get(k) for k in constant):
+        game.save(update_fields=["state", "status", "finished_at", "outcome"])
+        return
+    table = connection.ops.quote_name(Game._meta.db_table)
+    kept = [k for k in constant if k in state]
+    rest = {k: v for k, v in state.items() if k not in constant}
+    Game.objects.filter(pk=game.pk).update(
+        state=RawSQL(f"(SELECT coalesce(jsonb_object_agg(c.key, c.value), '{{}}'::jsonb) "
+                     f"FROM jsonb_each({table}.state) AS c WHERE c.key = ANY(%s)) || %s::jsonb",
+                     [kept, json.dumps(rest, ensure_ascii=False)]),
+        status=game.status, finished_at=game.finished_at, outcome=game.outcome)
+
+
 def _log_write(entries: Sequence[LogEntry]) -> None:
     """Insert ``entries`` (unsaved, in order: their ids follow it) whatever their number.
 
@@ -806,13 +833,17 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         phase.result_digest = canonical_digest(stored)
         phase.result = stored
         phase.save(update_fields=["state", "status", "resolved_at", "result_digest", "result"])
-        resolution_apply(game=game, phase=phase, seats=seats, result=result, now=now)
-        duration_ms = round((time.perf_counter() - started) * 1000, 1)
-        LogEntry.objects.create(
-            game=game, phase=phase, visibility="master", kind="core.trace",
-            data={"duration_ms": duration_ms, "orders": len(orders), "claims": phase.claims}, created_at=now,
-        )
-        game.save(update_fields=["state", "status", "finished_at", "outcome"])
+
+        def trace() -> LogEntry:
+            # Written with the resolution's other entries: the duration runs up to that insert (engine and apply).
+            duration_ms = round((time.perf_counter() - started) * 1000, 1)
+            return LogEntry(game=game, phase=phase, visibility="master", kind="core.trace",
+                            data={"duration_ms": duration_ms, "orders": len(orders), "claims": phase.claims},
+                            created_at=now)
+
+        before = game.state
+        resolution_apply(game=game, phase=phase, seats=seats, result=result, now=now, trace=trace)
+        _game_write(game, before)
         from .tasks import phase_notify_task
 
         phase_notify_task.delay_on_commit(phase.pk)
@@ -825,10 +856,12 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
     return phase
 
 
-def resolution_apply(*, game: Game, phase: Phase, seats: Sequence[Seat], result: Resolution, now: datetime) -> None:
+def resolution_apply(*, game: Game, phase: Phase, seats: Sequence[Seat], result: Resolution, now: datetime,
+                     trace: Callable[[], LogEntry] | None = None) -> None:
     """Apply an engine ``result`` of ``phase`` to the rows the caller has locked (``game``, ``phase`` and every seat
     in ``seats``): seat data and deaths, groups, the log (the events in order, then ``core.phase_resolved`` and,
     when the game ends, ``core.game_finished``), ``game.state``, and the next phase opened unless the game ended.
+    ``trace`` (optional) makes one more entry, written last, with the others in the one insert (``core.trace``).
     Leaves saving ``game`` to the caller. Shared by :func:`phase_resolve` (at the deadline) and
     ``gm.core.review`` (a held result published later), so a result is applied the same way either way."""
     by_id = {s.pk: s for s in seats}
@@ -847,9 +880,11 @@ def resolution_apply(*, game: Game, phase: Phase, seats: Sequence[Seat], result:
     game.state = result.state
     if result.outcome is not None or result.next_phase is None:
         entries.append(game_finish(game=game, outcome=result.outcome, phase=phase, now=now))
+    if game.status != Game.Status.FINISHED:  # the new phase's id first: its core.phase_opened is in the insert
+        _phase_open(game, result.next_phase, ordinal=phase.ordinal + 1, now=now, log=entries)
+    if trace is not None:
+        entries.append(trace())
     _log_write(entries)
-    if game.status != Game.Status.FINISHED:
-        _phase_open(game, result.next_phase, ordinal=phase.ordinal + 1, now=now)
 
 
 def game_finish(*, game: Game, outcome: Outcome | None, phase: Phase, now: datetime) -> LogEntry:
