@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -751,7 +751,21 @@ def _game_write(game: Game, before: Mapping[str, Any]) -> None:
         status=game.status, finished_at=game.finished_at, outcome=game.outcome)
 
 
-def _log_write(entries: Sequence[LogEntry]) -> None:
+class _LogRow(NamedTuple):
+    """An unsaved log entry as :func:`_log_write` reads it: a resolution writes a hundred of them, and a model
+    instance each (its related-object descriptors) cost more than the engine's whole layer of card plays."""
+
+    game_id: int
+    phase_id: int | None
+    visibility: str
+    seat_id: int | None
+    group: str
+    kind: str
+    data: dict
+    created_at: datetime
+
+
+def _log_write(entries: Sequence[LogEntry | _LogRow]) -> None:
     """Insert ``entries`` (unsaved, in order: their ids follow it) whatever their number.
 
     On PostgreSQL one ``INSERT … SELECT`` from a single JSON parameter: ``bulk_create`` sends every field of every
@@ -761,7 +775,7 @@ def _log_write(entries: Sequence[LogEntry]) -> None:
     if not entries:
         return
     if connection.vendor != "postgresql":
-        LogEntry.objects.bulk_create(entries)
+        LogEntry.objects.bulk_create([e if isinstance(e, LogEntry) else LogEntry(**e._asdict()) for e in entries])
         return
     table = connection.ops.quote_name(LogEntry._meta.db_table)
     columns = ["game_id", "phase_id", "visibility", "seat_id", "group", "kind", "data", "created_at"]
@@ -865,7 +879,8 @@ def resolution_apply(*, game: Game, phase: Phase, seats: Sequence[Seat], result:
     Leaves saving ``game`` to the caller. Shared by :func:`phase_resolve` (at the deadline) and
     ``gm.core.review`` (a held result published later), so a result is applied the same way either way."""
     by_id = {s.pk: s for s in seats}
-    entries = [_log(game, phase, e, now) for e in result.events]
+    entries: list[LogEntry | _LogRow] = [
+        _LogRow(game.pk, phase.pk, e.visibility, e.seat, e.group, e.kind, dict(e.data), now) for e in result.events]
     changed = []
     for seat_id, data in result.seat_data.items():
         by_id[seat_id].data = data
