@@ -674,8 +674,11 @@ def canonical_digest(result: Resolution | Mapping[str, Any], constant_keys: Sequ
     """sha256 of the canonical JSON of an engine result (or of its :func:`resolution_data`), for reproducibility
     checks: the same snapshot, orders and seed always give the same digest."""
     data = result if isinstance(result, Mapping) else resolution_data(result, constant_keys)
-    body = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
-    return hashlib.sha256(body.encode()).hexdigest()
+    return hashlib.sha256(_canonical_json(data).encode()).hexdigest()
+
+
+def _canonical_json(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
 
 
 def resolution_data(result: Resolution, constant_keys: Sequence[str] = ()) -> dict:
@@ -729,6 +732,18 @@ def _seats_write(seats: Sequence[Seat]) -> None:
             f"FROM (VALUES {rows}) AS v(id, data, alive) WHERE s.id = v.id",
             params,
         )
+
+
+def _phase_write_resolved(phase: Phase, *, result_json: str) -> None:
+    """Save a resolved ``phase``'s ``state``, ``status``, ``resolved_at``, ``result_digest`` and ``result``;
+    ``result_json`` is ``phase.result`` already encoded as JSON (on PostgreSQL sent as it is)."""
+    if connection.vendor != "postgresql":
+        phase.save(update_fields=["state", "status", "resolved_at", "result_digest", "result"])
+        return
+    Phase.objects.filter(pk=phase.pk).update(
+        state=RawSQL("%s::jsonb", [json.dumps(phase.state, ensure_ascii=False)]), status=phase.status,
+        resolved_at=phase.resolved_at, result_digest=phase.result_digest,
+        result=RawSQL("%s::jsonb", [result_json]))
 
 
 def _game_write(game: Game, before: Mapping[str, Any]) -> None:
@@ -844,9 +859,10 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         phase.status = Phase.Status.RESOLVED
         phase.resolved_at = now
         stored = resolution_data(result, game.game_module.constant_state_keys)
-        phase.result_digest = canonical_digest(stored)
+        body = _canonical_json(stored)  # hashed, and on PostgreSQL stored as it is (not encoded twice)
+        phase.result_digest = hashlib.sha256(body.encode()).hexdigest()
         phase.result = stored
-        phase.save(update_fields=["state", "status", "resolved_at", "result_digest", "result"])
+        _phase_write_resolved(phase, result_json=body)
 
         def trace() -> LogEntry:
             # Written with the resolution's other entries: the duration runs up to that insert (engine and apply).
