@@ -40,8 +40,9 @@ def _remember(key: tuple, load: Callable[[], T]) -> T:
 
 
 def seats(game: Game) -> list[Seat]:
-    """Every seat of ``game`` in ring order."""
-    return _remember(("seats", game.pk), lambda: list(Seat.objects.filter(game_id=game.pk).order_by("position")))
+    """Every seat of ``game`` in ring order, with its user (the master's console names him)."""
+    return _remember(("seats", game.pk),
+                     lambda: list(Seat.objects.filter(game_id=game.pk).select_related("user").order_by("position")))
 
 
 def seat_of(game: Game, user: Any) -> Seat | None:
@@ -94,6 +95,49 @@ def _phases(game: Game) -> list[Phase]:
         return phases
 
     return _remember(("phases", game.pk), load)
+
+
+def phase_orders(phase: Phase) -> list | None:
+    """Inside :func:`reading`: every version of every seat's order in ``phase`` (with its seat and phase), in the
+    order they were written — the public Veche count and the master's console both read them. Callers filter what
+    their viewer may see (the Veche reads only the public ``vote`` part). ``None`` outside :func:`reading`."""
+    from .models import Order
+
+    if _memo.get() is None:
+        return None
+    return _remember(("phase_orders", phase.pk),
+                     lambda: list(Order.objects.filter(phase_id=phase.pk).select_related("seat", "phase")
+                                  .defer("phase__state", "phase__result").order_by("created_at", "id")))
+
+
+def full_log(viewer: Any) -> list | None:
+    """Inside :func:`reading`, for a viewer who sees everything (the master; anyone after the game): every log entry
+    of the game (``visibility.log_entries``), oldest first — the log, the console's phase reports and the resolution
+    trace are cut from this one load. ``None`` otherwise: the caller queries what it needs."""
+    from . import visibility
+
+    if _memo.get() is None or not viewer.sees_everything:
+        return None
+    return _remember(("full_log", viewer.game.pk),
+                     lambda: list(visibility.log_entries(viewer).order_by("created_at", "id")))
+
+
+def held_phase(game: Game) -> Phase | None:
+    """The game's resolved phase whose result waits for publication (``review.held_phase``), or ``None``."""
+    from .review import held_phase as load
+
+    if _memo.get() is None:
+        return load(game)
+    return next((p for p in reversed(_phases(game)) if p.held_at is not None and p.published_at is None), None)
+
+
+def reported_phases(game: Game, limit: int) -> list[Phase]:
+    """The game's newest ``limit`` resolved phases whose result is out (not held for review), newest first."""
+    if _memo.get() is None:
+        return list(game.phases.filter(status=Phase.Status.RESOLVED)
+                    .exclude(held_at__isnull=False, published_at__isnull=True).order_by("-ordinal")[:limit])
+    return [p for p in reversed(_phases(game)) if p.status == Phase.Status.RESOLVED
+            and not (p.held_at is not None and p.published_at is None)][:limit]
 
 
 def unresolved_phase(game: Game) -> Phase | None:

@@ -437,8 +437,16 @@ def resolution_trace(viewer: visibility.Viewer) -> list[dict]:
     and spectators while the game runs: ``visibility.log_entries`` decides)."""
     if not viewer.sees_everything:
         return []  # the visibility layer never shows them master entries: no need to ask the database
-    entries = (visibility.log_entries(viewer).filter(visibility=LogEntry.Visibility.MASTER, kind__startswith="fm.t_")
-               .order_by("-phase__ordinal", "created_at", "id"))
+    every = page_memo.full_log(viewer)  # the game page: cut from its one load of the log
+    if every is not None:
+        # The query's order: newest phase first (PostgreSQL puts a missing phase first), then as written.
+        entries = sorted((e for e in every
+                          if e.visibility == LogEntry.Visibility.MASTER and e.kind.startswith("fm.t_")),
+                         key=lambda e: (e.phase is not None, -(e.phase.ordinal if e.phase else 0), e.created_at, e.pk))
+    else:
+        entries = (visibility.log_entries(viewer)
+                   .filter(visibility=LogEntry.Visibility.MASTER, kind__startswith="fm.t_")
+                   .order_by("-phase__ordinal", "created_at", "id"))
     phases: list[dict] = []
     for entry in entries:
         if not phases or phases[-1]["phase_id"] != entry.phase_id:

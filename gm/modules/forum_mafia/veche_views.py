@@ -134,7 +134,10 @@ def public_votes(phase: Phase, at: datetime | None = None) -> dict:
     seats = _seats(phase)
     by_id = {s.id: s for s in seats}
     alive = {s.id for s in seats if s.alive}
-    rows = (Order.objects.filter(phase_id=phase.pk).order_by("created_at", "id")
+    shared = page_memo.phase_orders(phase)  # the game page: one load of the phase's orders (only votes read here)
+    rows = ([(o.seat_id, o.created_at, o.payload.get("vote") if isinstance(o.payload, Mapping) else None)
+             for o in shared] if shared is not None else
+            Order.objects.filter(phase_id=phase.pk).order_by("created_at", "id")
             .values_list("seat_id", "created_at", "payload__vote"))
     last: dict[int, dict | None] = {}
     counted: dict[int, dict] = {}  # the count at ``at``: the changes up to then, replayed
