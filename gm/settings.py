@@ -117,6 +117,9 @@ AUTHENTICATION_BACKENDS = [
     # Django's ModelBackend, loading the session's user with his profile, can-host and unread count in one query.
     "accounts.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
+    # Sessions logged in before accounts.backends existed name Django's own: still honoured (never reached for a
+    # login the first one accepts).
+    "django.contrib.auth.backends.ModelBackend",
 ]
 SITE_ID = 1
 LOGIN_REDIRECT_URL = "/"
