@@ -103,11 +103,26 @@ def phase_orders(phase: Phase) -> list | None:
     their viewer may see (the Veche reads only the public ``vote`` part). ``None`` outside :func:`reading`."""
     from .models import Order
 
-    if _memo.get() is None:
+    memo = _memo.get()
+    if memo is None:
         return None
-    return _remember(("phase_orders", phase.pk),
-                     lambda: list(Order.objects.filter(phase_id=phase.pk).select_related("seat", "phase")
-                                  .defer("phase__state", "phase__result").order_by("created_at", "id")))
+    if ("phase_orders", phase.pk) not in memo:
+        # With the open phase's and the latest resolved phase's (the console reads the one, a panel of the
+        # last day the other): one query for the page.
+        ids = {phase.pk}
+        phases = memo.get(("phases", phase.game_id))
+        if phases is not None:
+            resolved = [p for p in phases if p.status == Phase.Status.RESOLVED]
+            ids |= {p.pk for p in phases if p.status != Phase.Status.RESOLVED}
+            if resolved:
+                ids.add(max(resolved, key=lambda p: p.ordinal).pk)
+        ids -= {key[1] for key in memo if key[0] == "phase_orders"}
+        for pk in ids:
+            memo[("phase_orders", pk)] = []
+        for order in (Order.objects.filter(phase_id__in=ids).select_related("seat", "phase")
+                      .defer("phase__state", "phase__result").order_by("created_at", "id")):
+            memo[("phase_orders", order.phase_id)].append(order)
+    return memo[("phase_orders", phase.pk)]
 
 
 def full_log(viewer: Any) -> list | None:
@@ -120,6 +135,56 @@ def full_log(viewer: Any) -> list | None:
         return None
     return _remember(("full_log", viewer.game.pk),
                      lambda: list(visibility.log_entries(viewer).order_by("created_at", "id")))
+
+
+def visible_log(viewer: Any, limit: int) -> list | None:
+    """Inside :func:`reading`: the newest ``limit`` log entries ``viewer`` may read (``visibility.log_entries``),
+    oldest first — all of them (:func:`full_log`) for a viewer who sees everything. ``None`` outside."""
+    from . import visibility
+
+    if _memo.get() is None:
+        return None
+    every = full_log(viewer)
+    if every is not None:
+        _memo.get()[("log_complete", viewer.game.pk)] = True
+        return every[-limit:]
+
+    def load() -> list:
+        newest = list(visibility.log_entries(viewer).order_by("-created_at", "-id")[:limit])
+        _memo.get()[("log_complete", viewer.game.pk)] = len(newest) < limit
+        return newest[::-1]
+
+    return _remember(("visible_log", viewer.game.pk), load)
+
+
+def public_entry(phase: Phase, kind: str) -> tuple[bool, Any]:
+    """Inside :func:`reading`, once the page has loaded the whole log its viewer may read (every viewer reads the
+    public entries): ``(True, the first public entry of kind in phase or None)``; ``(False, None)`` when the
+    caller must query."""
+    memo = _memo.get()
+    if memo is None or not memo.get(("log_complete", phase.game_id)):
+        return False, None
+    entries = memo.get(("full_log", phase.game_id)) or memo.get(("visible_log", phase.game_id)) or []
+    return True, next((e for e in entries if e.phase_id == phase.pk and e.kind == kind
+                       and e.visibility == "public"), None)
+
+
+def seat_snapshots(game_id: int, phase_ids: list[int]) -> dict[int, Any]:
+    """Phase id → the seats its resolution read (``Phase.state["seats"]``, or ``None``) for ``phase_ids``. Inside
+    :func:`reading` remembered per phase, and the first load also brings the resolved phases of any player's orders
+    the page has loaded (his private results read them next): one query for the page, not one per panel."""
+    if _memo.get() is None:
+        return dict(Phase.objects.filter(pk__in=phase_ids).values_list("pk", "state__seats"))
+    memo = _memo.get()
+    known = memo.setdefault(("snapshots", game_id), {})
+    missing = {pk for pk in phase_ids if pk not in known}
+    if missing:
+        for key, rows in list(memo.items()):
+            if key[0] == "seat_orders" and key[1] == game_id:
+                missing |= {o.phase_id for o in rows if o.phase.status == Phase.Status.RESOLVED} - known.keys()
+        known.update({pk: None for pk in missing})
+        known.update(Phase.objects.filter(pk__in=missing).values_list("pk", "state__seats"))
+    return {pk: known[pk] for pk in phase_ids}
 
 
 def held_phase(game: Game) -> Phase | None:

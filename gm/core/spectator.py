@@ -42,8 +42,8 @@ def log_by_phase(viewer: visibility.Viewer, *, limit: int = LOG_LIMIT) -> list[d
     newest phase first, each ``{"key", "label", "entries": [(entry, text)]}`` with its entries in the order they
     were written. Entries written outside a phase (the deal before the first phase) come last, labelled "Before
     the first phase"."""
-    every = page_memo.full_log(viewer)
-    entries = (every[-limit:] if every is not None
+    shared = page_memo.visible_log(viewer, limit)  # the game page: also read by other panels
+    entries = (shared if shared is not None
                else list(visibility.log_entries(viewer).order_by("-created_at", "-id")[:limit]))
     groups: dict[int, dict] = {}
     for entry in sorted(entries, key=lambda e: (e.created_at, e.pk)):

@@ -487,7 +487,7 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
     module = viewer.game.game_module
     # The seats as each phase was resolved (its stored input): one query for them all, not one per phase.
     wanted = [phase_id for phase_id, order in last.items() if order.payload is not None]
-    snapshots = dict(Phase.objects.filter(pk__in=wanted).values_list("pk", "state__seats")) if wanted else {}
+    snapshots = page_memo.seat_snapshots(viewer.game.pk, wanted) if wanted else {}
     for phase_id, order in last.items():
         if order.payload is None:
             continue

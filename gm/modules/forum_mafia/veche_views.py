@@ -103,7 +103,12 @@ def _public_vote(vote: Any) -> dict | None:
 def _seats(phase: Phase) -> list[SeatInfo]:
     """The characters as the day saw them (ids, names, ring order, alive, public role — nothing secret): the
     resolution's input snapshot once the day is resolved, else the seats now."""
-    stored = (phase.state or {}).get("seats") if phase.status == Phase.Status.RESOLVED else None
+    if phase.status != Phase.Status.RESOLVED:
+        stored = None
+    elif page_memo.active():  # the game page: loaded with the other panels' snapshots
+        stored = page_memo.seat_snapshots(phase.game_id, [phase.pk])[phase.pk]
+    else:
+        stored = (phase.state or {}).get("seats")
     if stored:
         rows = [(s["id"], s["name"], s["position"], s["alive"], (s.get("data") or {}).get("public_role"))
                 for s in stored]
@@ -185,8 +190,10 @@ def _result(phase: Phase) -> dict | None:
     """The engine's public outcome of the day (FM-7.4–7.6; negotiation included), from its ``fm.veche`` log entry."""
     if phase.status != Phase.Status.RESOLVED:
         return None
-    entry = LogEntry.objects.filter(phase=phase, kind="fm.veche", visibility=LogEntry.Visibility.PUBLIC) \
-        .select_related("game").defer("game__state").first()
+    known, entry = page_memo.public_entry(phase, "fm.veche")  # the game page has the whole log at hand
+    if not known:
+        entry = LogEntry.objects.filter(phase=phase, kind="fm.veche", visibility=LogEntry.Visibility.PUBLIC) \
+            .select_related("game").defer("game__state").first()
     if entry is None:
         return None
     data = entry.data or {}
