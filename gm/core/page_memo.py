@@ -14,6 +14,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+from django.db.models import Case, JSONField, Subquery, When
+from django.db.models.fields.json import KeyTransform
+
 from .models import Game, Phase, Seat
 
 T = TypeVar("T")
@@ -88,8 +91,13 @@ def own_orders(viewer: Any, phase: Phase) -> list:
 
 def _phases(game: Game) -> list[Phase]:
     def load() -> list[Phase]:
-        # A phase's stored snapshot and result are large and hardly any panel reads them: loaded only if read.
-        phases = list(Phase.objects.filter(game_id=game.pk).defer("state", "result").order_by("ordinal"))
+        # A phase's stored snapshot and result are large and hardly any panel reads them: loaded only if read —
+        # but for the latest resolved phase's seats (the last day's Veche reads them; see seat_snapshots).
+        latest = (Phase.objects.filter(game_id=game.pk, status=Phase.Status.RESOLVED).order_by("-ordinal")
+                  .values("ordinal")[:1])
+        phases = list(Phase.objects.filter(game_id=game.pk).defer("state", "result").annotate(
+            gm_latest_seats=Case(When(ordinal=Subquery(latest), then=KeyTransform("seats", "state")),
+                                 default=None, output_field=JSONField())).order_by("ordinal"))
         for phase in phases:
             phase.game = game  # its label needs the game's module: not one more query per phase shown
         return phases
@@ -177,6 +185,11 @@ def seat_snapshots(game_id: int, phase_ids: list[int]) -> dict[int, Any]:
         return dict(Phase.objects.filter(pk__in=phase_ids).values_list("pk", "state__seats"))
     memo = _memo.get()
     known = memo.setdefault(("snapshots", game_id), {})
+    phases = memo.get(("phases", game_id))
+    resolved = [p for p in phases or [] if p.status == Phase.Status.RESOLVED]
+    if resolved:  # loaded with the phases
+        newest = max(resolved, key=lambda p: p.ordinal)
+        known.setdefault(newest.pk, newest.gm_latest_seats)
     missing = {pk for pk in phase_ids if pk not in known}
     if missing:
         for key, rows in list(memo.items()):

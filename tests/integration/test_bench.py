@@ -93,3 +93,11 @@ def test_game_page_query_count_does_not_grow_with_phases_or_players(card_collect
     # Issue 9's goal (gm_bench's GOALS): at most 15 queries for every viewer, whatever the game's length.
     over = {name: count for name, count in large.items() if count > 15}
     assert not over, large
+
+
+@pytest.mark.django_db
+def test_game_page_at_night_stays_within_15_queries(card_collection):
+    """At night the Veche panel shows the last (resolved) day, the console the open night: issue 9's bound of 15
+    queries holds for every viewer there too (16 players after 10 phases, as gm_bench's page after 20)."""
+    counts = _page_queries(players=16, phases=10)
+    assert max(counts.values()) <= 15, counts
