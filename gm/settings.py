@@ -114,8 +114,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, loading the session's user with his profile, can-host and unread count in one query.
+    "accounts.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
+    # Sessions logged in before accounts.backends existed name Django's own: still honoured (never reached for a
+    # login the first one accepts).
+    "django.contrib.auth.backends.ModelBackend",
 ]
 SITE_ID = 1
 LOGIN_REDIRECT_URL = "/"

@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from . import messages, visibility
+from . import messages, page_memo, visibility
 from .engine import Event
 from .forms import ExtendForm, PublishAtForm, ReasonForm, ReviewModeForm, SeatAliveForm, SeatEditForm, SeatReplaceForm
 from .models import Game, GroupMembership, LogEntry, Phase
@@ -50,11 +50,13 @@ def event_rows(game: Game, events: Iterable[Event | Mapping[str, Any]], seat_nam
 def _phase_reports(viewer: visibility.Viewer, seat_names: Mapping[int, str]) -> list[dict]:
     """Per resolved (and published) phase, newest first: its label and :func:`event_rows` of its log lines."""
     game = viewer.game
-    phases = list(game.phases.filter(status=Phase.Status.RESOLVED).exclude(held_at__isnull=False,
-                                                                         published_at__isnull=True)
-                  .order_by("-ordinal")[:PHASES_SHOWN])
+    phases = page_memo.reported_phases(game, PHASES_SHOWN)
     by_phase: dict[int, list[LogEntry]] = {}
-    for entry in visibility.log_entries(viewer).filter(phase__in=phases).exclude(kind="core.phase_opened"):
+    every = page_memo.full_log(viewer)
+    wanted = {p.pk for p in phases}
+    entries = ([e for e in every if e.phase_id in wanted and e.kind != "core.phase_opened"] if every is not None
+               else visibility.log_entries(viewer).filter(phase__in=phases).exclude(kind="core.phase_opened"))
+    for entry in entries:
         by_phase.setdefault(entry.phase_id, []).append(entry)
     reports = []
     for phase in phases:
@@ -71,18 +73,19 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
     seat with its secrets and orders, the held result, the phase reports and the audit log (newest first, 50)."""
     if not viewer.is_master:
         return {}
-    from .review import held_phase
-
     module = game.game_module
     seat_rows = []
-    seats = list(game.seats.select_related("user").order_by("position"))
+    seats = page_memo.seats(game)
     names = {s.pk: s.display_name for s in seats}
     groups: dict[int, list[str]] = {}
     for seat_id, group in GroupMembership.objects.filter(game=game).values_list("seat_id", "group"):
         groups.setdefault(seat_id, []).append(group)
     orders: dict[int, list] = {}
     by_id = {s.pk: s for s in seats}
-    for order in (visibility.orders(viewer, phase).order_by("seat_id", "version") if phase else []):
+    shared = page_memo.phase_orders(phase) if phase else None  # the master sees every order
+    versions = (sorted(shared, key=lambda o: (o.seat_id, o.version)) if shared is not None else
+                visibility.orders(viewer, phase).order_by("seat_id", "version") if phase else [])
+    for order in versions:
         # In words (the module's order_lines, cards named from the seat's current data), not JSON.
         order.lines = ([] if order.payload is None else
                        order_lines(module, order.payload, by_id[order.seat_id].data, names))
@@ -100,7 +103,7 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
                                         auto_id=f"alive-{seat.pk}-%s"),
             "replace_form": SeatReplaceForm(initial={"seat": seat.pk}, auto_id=f"replace-{seat.pk}-%s"),
         })
-    held = held_phase(game)
+    held = page_memo.held_phase(game)
     if held is not None:
         held.game = game
     return {

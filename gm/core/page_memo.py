@@ -14,6 +14,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+from django.db.models import Case, JSONField, Subquery, When
+from django.db.models.fields.json import KeyTransform
+
 from .models import Game, Phase, Seat
 
 T = TypeVar("T")
@@ -40,8 +43,9 @@ def _remember(key: tuple, load: Callable[[], T]) -> T:
 
 
 def seats(game: Game) -> list[Seat]:
-    """Every seat of ``game`` in ring order."""
-    return _remember(("seats", game.pk), lambda: list(Seat.objects.filter(game_id=game.pk).order_by("position")))
+    """Every seat of ``game`` in ring order, with its user (the master's console names him)."""
+    return _remember(("seats", game.pk),
+                     lambda: list(Seat.objects.filter(game_id=game.pk).select_related("user").order_by("position")))
 
 
 def seat_of(game: Game, user: Any) -> Seat | None:
@@ -58,23 +62,160 @@ def seat_names(game: Game) -> dict[int, str]:
     return {s.pk: s.display_name for s in seats(game)}
 
 
-def own_orders(viewer: Any, phase: Phase) -> list:
-    """The versions of ``viewer``'s own seat's order in ``phase``, oldest first (``visibility.orders``)."""
+def active() -> bool:
+    """Whether a :func:`reading` block is in force (the selectors share their loads)."""
+    return _memo.get() is not None
+
+
+def seat_orders(viewer: Any) -> list:
+    """Every version of ``viewer``'s own seat's orders in the game (``visibility.orders``), by phase then version;
+    ``[]`` without a seat."""
     from . import visibility
 
-    return _remember(("own_orders", phase.pk, viewer.seat.pk if viewer.seat else None),
-                     lambda: list(visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("version")))
+    if viewer.seat is None:
+        return []
+    return _remember(("seat_orders", viewer.game.pk, viewer.seat.pk),
+                     lambda: list(visibility.orders(viewer).filter(seat=viewer.seat)
+                                  .order_by("phase__ordinal", "version")))
+
+
+def own_orders(viewer: Any, phase: Phase) -> list:
+    """The versions of ``viewer``'s own seat's order in ``phase``, oldest first (``visibility.orders``). Inside
+    :func:`reading`, taken from :func:`seat_orders` (one load for every phase's panels)."""
+    from . import visibility
+
+    if _memo.get() is not None and viewer.seat is not None:
+        return [o for o in seat_orders(viewer) if o.phase_id == phase.pk]
+    return list(visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("version"))
 
 
 def _phases(game: Game) -> list[Phase]:
     def load() -> list[Phase]:
-        # A phase's stored snapshot and result are large and hardly any panel reads them: loaded only if read.
-        phases = list(Phase.objects.filter(game_id=game.pk).defer("state", "result").order_by("ordinal"))
+        # A phase's stored snapshot and result are large and hardly any panel reads them: loaded only if read —
+        # but for the latest resolved phase's seats (the last day's Veche reads them; see seat_snapshots).
+        latest = (Phase.objects.filter(game_id=game.pk, status=Phase.Status.RESOLVED).order_by("-ordinal")
+                  .values("ordinal")[:1])
+        phases = list(Phase.objects.filter(game_id=game.pk).defer("state", "result").annotate(
+            gm_latest_seats=Case(When(ordinal=Subquery(latest), then=KeyTransform("seats", "state")),
+                                 default=None, output_field=JSONField())).order_by("ordinal"))
         for phase in phases:
             phase.game = game  # its label needs the game's module: not one more query per phase shown
         return phases
 
     return _remember(("phases", game.pk), load)
+
+
+def phase_orders(phase: Phase) -> list | None:
+    """Inside :func:`reading`: every version of every seat's order in ``phase`` (with its seat and phase), in the
+    order they were written — the public Veche count and the master's console both read them. Callers filter what
+    their viewer may see (the Veche reads only the public ``vote`` part). ``None`` outside :func:`reading`."""
+    from .models import Order
+
+    memo = _memo.get()
+    if memo is None:
+        return None
+    if ("phase_orders", phase.pk) not in memo:
+        # With the open phase's and the latest resolved phase's (the console reads the one, a panel of the
+        # last day the other): one query for the page.
+        ids = {phase.pk}
+        phases = memo.get(("phases", phase.game_id))
+        if phases is not None:
+            resolved = [p for p in phases if p.status == Phase.Status.RESOLVED]
+            ids |= {p.pk for p in phases if p.status != Phase.Status.RESOLVED}
+            if resolved:
+                ids.add(max(resolved, key=lambda p: p.ordinal).pk)
+        ids -= {key[1] for key in memo if key[0] == "phase_orders"}
+        for pk in ids:
+            memo[("phase_orders", pk)] = []
+        for order in (Order.objects.filter(phase_id__in=ids).select_related("seat", "phase")
+                      .defer("phase__state", "phase__result").order_by("created_at", "id")):
+            memo[("phase_orders", order.phase_id)].append(order)
+    return memo[("phase_orders", phase.pk)]
+
+
+def full_log(viewer: Any) -> list | None:
+    """Inside :func:`reading`, for a viewer who sees everything (the master; anyone after the game): every log entry
+    of the game (``visibility.log_entries``), oldest first — the log, the console's phase reports and the resolution
+    trace are cut from this one load. ``None`` otherwise: the caller queries what it needs."""
+    from . import visibility
+
+    if _memo.get() is None or not viewer.sees_everything:
+        return None
+    return _remember(("full_log", viewer.game.pk),
+                     lambda: list(visibility.log_entries(viewer).order_by("created_at", "id")))
+
+
+def visible_log(viewer: Any, limit: int) -> list | None:
+    """Inside :func:`reading`: the newest ``limit`` log entries ``viewer`` may read (``visibility.log_entries``),
+    oldest first — all of them (:func:`full_log`) for a viewer who sees everything. ``None`` outside."""
+    from . import visibility
+
+    if _memo.get() is None:
+        return None
+    every = full_log(viewer)
+    if every is not None:
+        _memo.get()[("log_complete", viewer.game.pk)] = True
+        return every[-limit:]
+
+    def load() -> list:
+        newest = list(visibility.log_entries(viewer).order_by("-created_at", "-id")[:limit])
+        _memo.get()[("log_complete", viewer.game.pk)] = len(newest) < limit
+        return newest[::-1]
+
+    return _remember(("visible_log", viewer.game.pk), load)
+
+
+def public_entry(phase: Phase, kind: str) -> tuple[bool, Any]:
+    """Inside :func:`reading`, once the page has loaded the whole log its viewer may read (every viewer reads the
+    public entries): ``(True, the first public entry of kind in phase or None)``; ``(False, None)`` when the
+    caller must query."""
+    memo = _memo.get()
+    if memo is None or not memo.get(("log_complete", phase.game_id)):
+        return False, None
+    entries = memo.get(("full_log", phase.game_id)) or memo.get(("visible_log", phase.game_id)) or []
+    return True, next((e for e in entries if e.phase_id == phase.pk and e.kind == kind
+                       and e.visibility == "public"), None)
+
+
+def seat_snapshots(game_id: int, phase_ids: list[int]) -> dict[int, Any]:
+    """Phase id → the seats its resolution read (``Phase.state["seats"]``, or ``None``) for ``phase_ids``. Inside
+    :func:`reading` remembered per phase, and the first load also brings the resolved phases of any player's orders
+    the page has loaded (his private results read them next): one query for the page, not one per panel."""
+    if _memo.get() is None:
+        return dict(Phase.objects.filter(pk__in=phase_ids).values_list("pk", "state__seats"))
+    memo = _memo.get()
+    known = memo.setdefault(("snapshots", game_id), {})
+    phases = memo.get(("phases", game_id))
+    resolved = [p for p in phases or [] if p.status == Phase.Status.RESOLVED]
+    if resolved:  # loaded with the phases
+        newest = max(resolved, key=lambda p: p.ordinal)
+        known.setdefault(newest.pk, newest.gm_latest_seats)
+    missing = {pk for pk in phase_ids if pk not in known}
+    if missing:
+        for key, rows in list(memo.items()):
+            if key[0] == "seat_orders" and key[1] == game_id:
+                missing |= {o.phase_id for o in rows if o.phase.status == Phase.Status.RESOLVED} - known.keys()
+        known.update({pk: None for pk in missing})
+        known.update(Phase.objects.filter(pk__in=missing).values_list("pk", "state__seats"))
+    return {pk: known[pk] for pk in phase_ids}
+
+
+def held_phase(game: Game) -> Phase | None:
+    """The game's resolved phase whose result waits for publication (``review.held_phase``), or ``None``."""
+    from .review import held_phase as load
+
+    if _memo.get() is None:
+        return load(game)
+    return next((p for p in reversed(_phases(game)) if p.held_at is not None and p.published_at is None), None)
+
+
+def reported_phases(game: Game, limit: int) -> list[Phase]:
+    """The game's newest ``limit`` resolved phases whose result is out (not held for review), newest first."""
+    if _memo.get() is None:
+        return list(game.phases.filter(status=Phase.Status.RESOLVED)
+                    .exclude(held_at__isnull=False, published_at__isnull=True).order_by("-ordinal")[:limit])
+    return [p for p in reversed(_phases(game)) if p.status == Phase.Status.RESOLVED
+            and not (p.held_at is not None and p.published_at is None)][:limit]
 
 
 def unresolved_phase(game: Game) -> Phase | None:

@@ -21,11 +21,12 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -69,6 +70,8 @@ def can_host(user) -> bool:
         return False
     if user.is_staff:
         return True
+    if hasattr(user, "gm_can_host"):  # loaded with the session's user (accounts.backends.ModelBackend)
+        return user.gm_can_host
     # ModelBackend's own rule (an active user with the permission, directly or through a group, or an active
     # superuser; our other backend, allauth's, inherits it) in one query: ``has_perm`` loads all the user's and
     # all his groups' permissions in two, on every page (the "New game" link).
@@ -310,8 +313,10 @@ def _add_groups(game: Game, groups: Mapping[str, list[int]]) -> None:
     )
 
 
-def _phase_open(game: Game, spec: PhaseSpec, *, ordinal: int, now: datetime) -> Phase:
-    """Create phase ``ordinal`` from the module's ``spec`` with its deadline and schedule its ETA task."""
+def _phase_open(game: Game, spec: PhaseSpec, *, ordinal: int, now: datetime,
+                log: list[LogEntry] | None = None) -> Phase:
+    """Create phase ``ordinal`` from the module's ``spec`` with its deadline and schedule its ETA task. Its
+    ``core.phase_opened`` entry is saved here, or appended unsaved to ``log`` (the caller inserts it with others)."""
     seconds = spec.duration if spec.duration is not None else game.duration_for(spec.kind)
     deadline = now + timedelta(seconds=seconds)
     phase = Phase.objects.create(
@@ -327,7 +332,7 @@ def _phase_open(game: Game, spec: PhaseSpec, *, ordinal: int, now: datetime) -> 
         rng_seed=phase_rng(game.rng_seed, ordinal),
     )
     game.status = Game.Status.SETUP if spec.setup else Game.Status.RUNNING
-    LogEntry.objects.create(
+    opened = LogEntry(
         game=game,
         phase=phase,
         visibility="public",
@@ -335,6 +340,10 @@ def _phase_open(game: Game, spec: PhaseSpec, *, ordinal: int, now: datetime) -> 
         data={"phase_kind": spec.kind, "phase_number": spec.number, "deadline": deadline.isoformat()},
         created_at=now,
     )
+    if log is None:
+        opened.save()
+    else:
+        log.append(opened)
     schedule_deadline(phase, now=now)
     return phase
 
@@ -665,8 +674,11 @@ def canonical_digest(result: Resolution | Mapping[str, Any], constant_keys: Sequ
     """sha256 of the canonical JSON of an engine result (or of its :func:`resolution_data`), for reproducibility
     checks: the same snapshot, orders and seed always give the same digest."""
     data = result if isinstance(result, Mapping) else resolution_data(result, constant_keys)
-    body = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
-    return hashlib.sha256(body.encode()).hexdigest()
+    return hashlib.sha256(_canonical_json(data).encode()).hexdigest()
+
+
+def _canonical_json(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
 
 
 def resolution_data(result: Resolution, constant_keys: Sequence[str] = ()) -> dict:
@@ -722,7 +734,53 @@ def _seats_write(seats: Sequence[Seat]) -> None:
         )
 
 
-def _log_write(entries: Sequence[LogEntry]) -> None:
+def _phase_write_resolved(phase: Phase, *, result_json: str) -> None:
+    """Save a resolved ``phase``'s ``state``, ``status``, ``resolved_at``, ``result_digest`` and ``result``;
+    ``result_json`` is ``phase.result`` already encoded as JSON (on PostgreSQL sent as it is)."""
+    if connection.vendor != "postgresql":
+        phase.save(update_fields=["state", "status", "resolved_at", "result_digest", "result"])
+        return
+    Phase.objects.filter(pk=phase.pk).update(
+        state=RawSQL("%s::jsonb", [json.dumps(phase.state, ensure_ascii=False)]), status=phase.status,
+        resolved_at=phase.resolved_at, result_digest=phase.result_digest,
+        result=RawSQL("%s::jsonb", [result_json]))
+
+
+def _game_write(game: Game, before: Mapping[str, Any]) -> None:
+    """Save a resolved ``game``'s ``state``, ``status``, ``finished_at`` and ``outcome``; ``before`` is the state
+    it was loaded with. On PostgreSQL, when the module's ``constant_state_keys`` (the card collection: most of the
+    state) are unchanged, they are kept in the row and only the other keys are sent; otherwise a plain ``save``."""
+    constant = game.game_module.constant_state_keys
+    state = game.state
+    if connection.vendor != "postgresql" or not constant or any(
+            (k in state) != (k in before) or state.get(k) != before.get(k) for k in constant):
+        game.save(update_fields=["state", "status", "finished_at", "outcome"])
+        return
+    table = connection.ops.quote_name(Game._meta.db_table)
+    kept = [k for k in constant if k in state]
+    rest = {k: v for k, v in state.items() if k not in constant}
+    Game.objects.filter(pk=game.pk).update(
+        state=RawSQL(f"(SELECT coalesce(jsonb_object_agg(c.key, c.value), '{{}}'::jsonb) "
+                     f"FROM jsonb_each({table}.state) AS c WHERE c.key = ANY(%s)) || %s::jsonb",
+                     [kept, json.dumps(rest, ensure_ascii=False)]),
+        status=game.status, finished_at=game.finished_at, outcome=game.outcome)
+
+
+class _LogRow(NamedTuple):
+    """An unsaved log entry as :func:`_log_write` reads it: a resolution writes a hundred of them, and a model
+    instance each (its related-object descriptors) cost more than the engine's whole layer of card plays."""
+
+    game_id: int
+    phase_id: int | None
+    visibility: str
+    seat_id: int | None
+    group: str
+    kind: str
+    data: dict
+    created_at: datetime
+
+
+def _log_write(entries: Sequence[LogEntry | _LogRow]) -> None:
     """Insert ``entries`` (unsaved, in order: their ids follow it) whatever their number.
 
     On PostgreSQL one ``INSERT … SELECT`` from a single JSON parameter: ``bulk_create`` sends every field of every
@@ -732,7 +790,7 @@ def _log_write(entries: Sequence[LogEntry]) -> None:
     if not entries:
         return
     if connection.vendor != "postgresql":
-        LogEntry.objects.bulk_create(entries)
+        LogEntry.objects.bulk_create([e if isinstance(e, LogEntry) else LogEntry(**e._asdict()) for e in entries])
         return
     table = connection.ops.quote_name(LogEntry._meta.db_table)
     columns = ["game_id", "phase_id", "visibility", "seat_id", "group", "kind", "data", "created_at"]
@@ -801,16 +859,21 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         phase.status = Phase.Status.RESOLVED
         phase.resolved_at = now
         stored = resolution_data(result, game.game_module.constant_state_keys)
-        phase.result_digest = canonical_digest(stored)
+        body = _canonical_json(stored)  # hashed, and on PostgreSQL stored as it is (not encoded twice)
+        phase.result_digest = hashlib.sha256(body.encode()).hexdigest()
         phase.result = stored
-        phase.save(update_fields=["state", "status", "resolved_at", "result_digest", "result"])
-        resolution_apply(game=game, phase=phase, seats=seats, result=result, now=now)
-        duration_ms = round((time.perf_counter() - started) * 1000, 1)
-        LogEntry.objects.create(
-            game=game, phase=phase, visibility="master", kind="core.trace",
-            data={"duration_ms": duration_ms, "orders": len(orders), "claims": phase.claims}, created_at=now,
-        )
-        game.save(update_fields=["state", "status", "finished_at", "outcome"])
+        _phase_write_resolved(phase, result_json=body)
+
+        def trace() -> LogEntry:
+            # Written with the resolution's other entries: the duration runs up to that insert (engine and apply).
+            duration_ms = round((time.perf_counter() - started) * 1000, 1)
+            return LogEntry(game=game, phase=phase, visibility="master", kind="core.trace",
+                            data={"duration_ms": duration_ms, "orders": len(orders), "claims": phase.claims},
+                            created_at=now)
+
+        before = game.state
+        resolution_apply(game=game, phase=phase, seats=seats, result=result, now=now, trace=trace)
+        _game_write(game, before)
         from .tasks import phase_notify_task
 
         phase_notify_task.delay_on_commit(phase.pk)
@@ -823,14 +886,17 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
     return phase
 
 
-def resolution_apply(*, game: Game, phase: Phase, seats: Sequence[Seat], result: Resolution, now: datetime) -> None:
+def resolution_apply(*, game: Game, phase: Phase, seats: Sequence[Seat], result: Resolution, now: datetime,
+                     trace: Callable[[], LogEntry] | None = None) -> None:
     """Apply an engine ``result`` of ``phase`` to the rows the caller has locked (``game``, ``phase`` and every seat
     in ``seats``): seat data and deaths, groups, the log (the events in order, then ``core.phase_resolved`` and,
     when the game ends, ``core.game_finished``), ``game.state``, and the next phase opened unless the game ended.
+    ``trace`` (optional) makes one more entry, written last, with the others in the one insert (``core.trace``).
     Leaves saving ``game`` to the caller. Shared by :func:`phase_resolve` (at the deadline) and
     ``gm.core.review`` (a held result published later), so a result is applied the same way either way."""
     by_id = {s.pk: s for s in seats}
-    entries = [_log(game, phase, e, now) for e in result.events]
+    entries: list[LogEntry | _LogRow] = [
+        _LogRow(game.pk, phase.pk, e.visibility, e.seat, e.group, e.kind, dict(e.data), now) for e in result.events]
     changed = []
     for seat_id, data in result.seat_data.items():
         by_id[seat_id].data = data
@@ -845,9 +911,11 @@ def resolution_apply(*, game: Game, phase: Phase, seats: Sequence[Seat], result:
     game.state = result.state
     if result.outcome is not None or result.next_phase is None:
         entries.append(game_finish(game=game, outcome=result.outcome, phase=phase, now=now))
+    if game.status != Game.Status.FINISHED:  # the new phase's id first: its core.phase_opened is in the insert
+        _phase_open(game, result.next_phase, ordinal=phase.ordinal + 1, now=now, log=entries)
+    if trace is not None:
+        entries.append(trace())
     _log_write(entries)
-    if game.status != Game.Status.FINISHED:
-        _phase_open(game, result.next_phase, ordinal=phase.ordinal + 1, now=now)
 
 
 def game_finish(*, game: Game, outcome: Outcome | None, phase: Phase, now: datetime) -> LogEntry:

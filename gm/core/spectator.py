@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from . import visibility
+from . import page_memo, visibility
 from .models import Phase
 
 #: Log entries shown on the game page (newest first, then grouped by phase).
@@ -42,7 +42,9 @@ def log_by_phase(viewer: visibility.Viewer, *, limit: int = LOG_LIMIT) -> list[d
     newest phase first, each ``{"key", "label", "entries": [(entry, text)]}`` with its entries in the order they
     were written. Entries written outside a phase (the deal before the first phase) come last, labelled "Before
     the first phase"."""
-    entries = list(visibility.log_entries(viewer).order_by("-created_at", "-id")[:limit])
+    shared = page_memo.visible_log(viewer, limit)  # the game page: also read by other panels
+    entries = (shared if shared is not None
+               else list(visibility.log_entries(viewer).order_by("-created_at", "-id")[:limit]))
     groups: dict[int, dict] = {}
     for entry in sorted(entries, key=lambda e: (e.created_at, e.pk)):
         key = entry.phase_id or 0

@@ -13,6 +13,10 @@ def inbox(request):
     def unread() -> int:
         from .services import unread_count
 
+        if request.method in ("GET", "HEAD") and hasattr(user, "gm_unread"):
+            # Counted with the session's user (accounts.backends.ModelBackend) as the request began: a GET
+            # changes no notification before it renders. A POST that renders counts afresh.
+            return user.gm_unread
         return unread_count(user)
 
     return {"inbox_unread": unread}

@@ -437,8 +437,16 @@ def resolution_trace(viewer: visibility.Viewer) -> list[dict]:
     and spectators while the game runs: ``visibility.log_entries`` decides)."""
     if not viewer.sees_everything:
         return []  # the visibility layer never shows them master entries: no need to ask the database
-    entries = (visibility.log_entries(viewer).filter(visibility=LogEntry.Visibility.MASTER, kind__startswith="fm.t_")
-               .order_by("-phase__ordinal", "created_at", "id"))
+    every = page_memo.full_log(viewer)  # the game page: cut from its one load of the log
+    if every is not None:
+        # The query's order: newest phase first (PostgreSQL puts a missing phase first), then as written.
+        entries = sorted((e for e in every
+                          if e.visibility == LogEntry.Visibility.MASTER and e.kind.startswith("fm.t_")),
+                         key=lambda e: (e.phase is not None, -(e.phase.ordinal if e.phase else 0), e.created_at, e.pk))
+    else:
+        entries = (visibility.log_entries(viewer)
+                   .filter(visibility=LogEntry.Visibility.MASTER, kind__startswith="fm.t_")
+                   .order_by("-phase__ordinal", "created_at", "id"))
     phases: list[dict] = []
     for entry in entries:
         if not phases or phases[-1]["phase_id"] != entry.phase_id:
@@ -475,14 +483,14 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
         phases[-1]["entries"].append({"text": entry.text(), "group": group_names.get(entry.group, "")})
     by_key = {p["key"]: p for p in phases}
     last: dict[int, Order] = {}
-    for order in (visibility.orders(viewer).filter(seat=seat, phase__status=Phase.Status.RESOLVED)
-                  .order_by("phase__ordinal", "version")):
-        last[order.phase_id] = order
+    for order in page_memo.seat_orders(viewer):  # the game page's one load of the seat's orders
+        if order.phase.status == Phase.Status.RESOLVED:
+            last[order.phase_id] = order
     names = page_memo.seat_names(viewer.game)
     module = viewer.game.game_module
     # The seats as each phase was resolved (its stored input): one query for them all, not one per phase.
     wanted = [phase_id for phase_id, order in last.items() if order.payload is not None]
-    snapshots = dict(Phase.objects.filter(pk__in=wanted).values_list("pk", "state__seats")) if wanted else {}
+    snapshots = page_memo.seat_snapshots(viewer.game.pk, wanted) if wanted else {}
     for phase_id, order in last.items():
         if order.payload is None:
             continue

@@ -46,7 +46,6 @@ from gm.core.models import Game, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
 
 from . import abilities, engine, services, veche
-from .order_parts import latest_payload
 from .resolution import ROLE_PROVENANCES
 
 MODULE = "forum_mafia"
@@ -104,10 +103,18 @@ def _public_vote(vote: Any) -> dict | None:
 def _seats(phase: Phase) -> list[SeatInfo]:
     """The characters as the day saw them (ids, names, ring order, alive, public role — nothing secret): the
     resolution's input snapshot once the day is resolved, else the seats now."""
-    stored = (phase.state or {}).get("seats") if phase.status == Phase.Status.RESOLVED else None
+    if phase.status != Phase.Status.RESOLVED:
+        stored = None
+    elif page_memo.active():  # the game page: loaded with the other panels' snapshots
+        stored = page_memo.seat_snapshots(phase.game_id, [phase.pk])[phase.pk]
+    else:
+        stored = (phase.state or {}).get("seats")
     if stored:
         rows = [(s["id"], s["name"], s["position"], s["alive"], (s.get("data") or {}).get("public_role"))
                 for s in stored]
+    elif page_memo.active():  # the game page: its one load of the seats
+        rows = [(s.pk, s.display_name, s.position, s.alive, (s.data or {}).get("public_role"))
+                for s in page_memo.seats(phase.game)]
     else:
         rows = list(Seat.objects.filter(game_id=phase.game_id).order_by("position")
                     .values_list("pk", "display_name", "position", "alive", "data__public_role"))
@@ -132,7 +139,10 @@ def public_votes(phase: Phase, at: datetime | None = None) -> dict:
     seats = _seats(phase)
     by_id = {s.id: s for s in seats}
     alive = {s.id for s in seats if s.alive}
-    rows = (Order.objects.filter(phase_id=phase.pk).order_by("created_at", "id")
+    shared = page_memo.phase_orders(phase)  # the game page: one load of the phase's orders (only votes read here)
+    rows = ([(o.seat_id, o.created_at, o.payload.get("vote") if isinstance(o.payload, Mapping) else None)
+             for o in shared] if shared is not None else
+            Order.objects.filter(phase_id=phase.pk).order_by("created_at", "id")
             .values_list("seat_id", "created_at", "payload__vote"))
     last: dict[int, dict | None] = {}
     counted: dict[int, dict] = {}  # the count at ``at``: the changes up to then, replayed
@@ -180,8 +190,10 @@ def _result(phase: Phase) -> dict | None:
     """The engine's public outcome of the day (FM-7.4–7.6; negotiation included), from its ``fm.veche`` log entry."""
     if phase.status != Phase.Status.RESOLVED:
         return None
-    entry = LogEntry.objects.filter(phase=phase, kind="fm.veche", visibility=LogEntry.Visibility.PUBLIC) \
-        .select_related("game").defer("game__state").first()
+    known, entry = page_memo.public_entry(phase, "fm.veche")  # the game page has the whole log at hand
+    if not known:
+        entry = LogEntry.objects.filter(phase=phase, kind="fm.veche", visibility=LogEntry.Visibility.PUBLIC) \
+            .select_related("game").defer("game__state").first()
     if entry is None:
         return None
     data = entry.data or {}
@@ -227,7 +239,7 @@ def _voting_phase(game: Game) -> Phase:
 def _vote_form(game: Game, phase: Phase, seat: Seat, vote: Mapping[str, Any] | None) -> dict:
     """The vote form's choices for ``seat`` (a living character) with his current ``vote`` selected."""
     vote = vote or {}
-    seats = list(game.seats.order_by("position"))
+    seats = page_memo.seats(game)
     chosen = vote.get("for")
     targets = [{"id": s.pk, "name": s.display_name + (" " + _("(you)") if s.pk == seat.pk else ""),
                 "selected": chosen == s.pk}
@@ -276,7 +288,9 @@ def veche_panel(*, game: Game, viewer: visibility.Viewer, at: datetime | None = 
     accepting = (count["open"] and phase.status == Phase.Status.OPEN and not game.is_over
                  and (phase.deadline > now or game.paused_at is not None))
     if seat is not None and seat.alive and count["open"] and not game.is_over and day is None:
-        own = latest_payload(phase, seat).get("vote")
+        versions = page_memo.own_orders(viewer, phase)  # FM-5.6: the latest version counts
+        latest = versions[-1].payload if versions else None
+        own = (latest if isinstance(latest, Mapping) else {}).get("vote")
         panel["current"] = describe_vote(own, names) if own else None
         if accepting and not abilities.has_left(game.state.get("fm") or {}, seat.pk):
             panel["form"] = _vote_form(game, phase, seat, own)
