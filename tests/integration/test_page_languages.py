@@ -140,7 +140,8 @@ def _pages(game, signup_game, post, *, all_pages: bool) -> list[str]:
              f"/games/{pk}/console/preview/", f"/games/{pk}/fm/veche/", f"/games/{pk}/posts/{post.pk}/edit/"]
     if all_pages:
         pages += [f"/games/{signup_game.pk}/", reverse("forum_mafia:signup", args=[signup_game.pk]),
-                  "/games/new/", "/games/new/?module=forum_mafia", "/games/new/?module=onuw", "/inbox/", "/accounts/profile/", "/accounts/login/",
+                  "/games/new/", "/games/new/?module=forum_mafia", "/games/new/?module=onuw", "/inbox/",
+                  "/accounts/profile/", "/accounts/login/",
                   "/accounts/signup/", "/accounts/logout/", "/accounts/email/", "/accounts/password/change/",
                   "/accounts/password/reset/", "/games/999999/"]
     return pages
