@@ -29,9 +29,14 @@ def rss_mb(pid: int) -> float:
     raise OSError(f"no VmRSS for process {pid}")
 
 
+class WaitTimeout(AssertionError, TimeoutError):
+    """:func:`wait_until` gave up: an ``AssertionError`` for tests, a ``TimeoutError`` for tools (playtest)."""
+
+
 def wait_until(predicate: Callable[[], Any], *, timeout: float, interval: float = 0.05,
                message: Callable[[], str] | str = "condition not met") -> Any:
-    """Poll ``predicate`` until it returns something truthy (returned) or fail after ``timeout`` seconds."""
+    """Poll ``predicate`` until it returns something truthy (returned) or raise :class:`WaitTimeout` after
+    ``timeout`` seconds (the message says what was awaited)."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
@@ -39,27 +44,32 @@ def wait_until(predicate: Callable[[], Any], *, timeout: float, interval: float 
             return value
         if time.monotonic() >= deadline:
             text = message() if callable(message) else message
-            raise AssertionError(f"timed out after {timeout:.1f}s: {text}")
+            raise WaitTimeout(f"timed out after {timeout:.1f}s: {text}")
         time.sleep(interval)
 
 
+def free_port() -> int:
+    """A TCP port nobody listens on at 127.0.0.1 right now (the OS picks it)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
-@dataclass
-class CeleryProcess:
-    """One ``celery`` subprocess (its own process group) with its output in ``log_path``."""
 
-    name: str
-    nodename: str
-    proc: subprocess.Popen
+class ChildProcess:
+    """What every child process of ours offers, given ``proc`` (a ``subprocess.Popen`` started with
+    ``start_new_session=True``, or ``None`` before it starts), ``log_path`` and ``_log_file`` (its open output file):
+    liveness, its output, SIGKILL and a warm stop of its whole process group."""
+
+    proc: subprocess.Popen | None
     log_path: Path
-    _log_file: Any = field(repr=False, default=None)
+    _log_file: Any
 
     @property
     def pid(self) -> int:
         return self.proc.pid
 
     def alive(self) -> bool:
-        return self.proc.poll() is None
+        return self.proc is not None and self.proc.poll() is None
 
     def log(self) -> str:
         try:
@@ -77,7 +87,8 @@ class CeleryProcess:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        self.proc.wait(timeout=10)
+        if self.proc is not None:
+            self.proc.wait(timeout=10)
         self._close_log()
 
     def stop(self, timeout: float = 15) -> None:
@@ -96,6 +107,17 @@ class CeleryProcess:
     def _close_log(self) -> None:
         if self._log_file is not None and not self._log_file.closed:
             self._log_file.close()
+
+
+@dataclass
+class CeleryProcess(ChildProcess):
+    """One ``celery`` subprocess (its own process group) with its output in ``log_path``."""
+
+    name: str
+    nodename: str
+    proc: subprocess.Popen
+    log_path: Path
+    _log_file: Any = field(repr=False, default=None)
 
 
 class CeleryProcesses:

@@ -14,7 +14,6 @@ import logging
 import math
 import random
 import secrets
-import socket
 import statistics
 import threading
 import time
@@ -29,6 +28,8 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+
+from gm.core.processes import free_port
 
 from . import table
 
@@ -239,13 +240,6 @@ def game_page(game, viewers: dict[str, Any], *, runs: int) -> dict[str, dict[str
 
 
 # -- child processes ------------------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_http(port: int, process, *, timeout: float = 60) -> None:

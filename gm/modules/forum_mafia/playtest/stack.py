@@ -8,102 +8,37 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gm.core.processes import ChildProcess, free_port, wait_until  # noqa: E402,F401 - re-exported
+
 REPO_ROOT = Path(__file__).resolve().parents[4]
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on now (the OS picks it)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until(predicate: Callable[[], Any], *, timeout: float, interval: float = 0.05,
-               message: Callable[[], str] | str = "condition not met") -> Any:
-    """Poll ``predicate`` until it returns something truthy (returned) or raise ``TimeoutError`` after ``timeout``
-    seconds (the message says what was awaited)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            raise TimeoutError(f"timed out after {timeout:.1f}s: {message() if callable(message) else message}")
-        time.sleep(interval)
-
-
 @dataclass
-class Process:
-    """One subprocess in its own process group, its output in ``log_path``."""
+class Process(ChildProcess):
+    """One subprocess in its own process group, its output in ``log_path``; :meth:`start` starts it."""
 
     name: str
     argv: list[str]
     env: dict[str, str]
     log_path: Path
     proc: subprocess.Popen | None = None
-    _log: Any = field(default=None, repr=False)
+    _log_file: Any = field(default=None, repr=False)
 
     def start(self) -> Process:
-        self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed by stop/kill
-        self.proc = subprocess.Popen(self.argv, cwd=REPO_ROOT, env=self.env, stdout=self._log,
+        self._log_file = open(self.log_path, "ab")  # noqa: SIM115 - closed by stop/kill
+        self.proc = subprocess.Popen(self.argv, cwd=REPO_ROOT, env=self.env, stdout=self._log_file,
                                      stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
         return self
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def log(self) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")
-        except FileNotFoundError:
-            return ""
-
-    def tail(self, lines: int = 40) -> str:
-        return "\n".join(self.log().splitlines()[-lines:])
-
-    def kill(self) -> None:
-        """SIGKILL the whole process group: no shutdown, no ack, no rollback message."""
-        if self.alive():
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        if self.proc is not None:
-            self.proc.wait(timeout=10)
-        self._close()
-
-    def stop(self, timeout: float = 15) -> None:
-        """SIGTERM the group (warm shutdown), SIGKILL after ``timeout`` seconds."""
-        if self.alive():
-            try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            try:
-                self.proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self._close()
-
-    def _close(self) -> None:
-        if self._log is not None and not self._log.closed:
-            self._log.close()
 
 
 class Stack:
