@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from django.conf import settings
 from django.test import Client
@@ -55,3 +56,16 @@ def race(attempt, n: int = 2, timeout: float = 30) -> list:
     for t in threads:
         t.join(timeout=timeout)
     return results
+
+
+def game_page(game, user) -> str:
+    """The game page's HTML as ``user`` (``None``: anonymous) sees it in English; asserts a 200."""
+    response = client_for(user).get(f"/games/{game.pk}/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def page_part(html: str, element_id: str) -> str:
+    """The ``section``/``div``/``nav``/``article`` element with id ``element_id`` in ``html`` ("" if absent)."""
+    match = re.search(rf'<(section|div|nav|article)[^>]*id="{element_id}".*?</\1>', html, re.S)
+    return match.group(0) if match else ""

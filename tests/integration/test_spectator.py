@@ -8,14 +8,12 @@ Veche executes Eva. Night 2 is open.
 """
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.utils import translation
 
 from gm.core import services
 from gm.modules.forum_mafia.module import secret_role_name
-from tests.helpers import client_for
+from tests.helpers import game_page, page_part
 from tests.integration import fm_table
 from tests.integration.fm_table import MAFIA, NAMES, ROLES
 
@@ -37,15 +35,6 @@ def table(frozen, master, make_user, spectator):
     return game, viewers
 
 
-def _page(game, user) -> str:
-    response = client_for(user).get(f"/games/{game.pk}/")
-    assert response.status_code == 200
-    return response.content.decode()
-
-
-def _part(html: str, element_id: str) -> str:
-    match = re.search(rf'<(section|div)[^>]*id="{element_id}".*?</\1>', html, re.S)
-    return match.group(0) if match else ""
 
 
 def _roles_en() -> dict[str, str]:
@@ -56,26 +45,26 @@ def _roles_en() -> dict[str, str]:
 @pytest.mark.parametrize("who", VIEWERS)
 def test_FM_6_2_FM_5_1_FM_7_1_public_log_living_and_dead_for_every_viewer(table, who):
     game, viewers = table
-    html = _page(game, viewers[who])
-    dead, living = _part(html, "people-dead"), _part(html, "people-living")
+    html = game_page(game, viewers[who])
+    dead, living = page_part(html, "people-dead"), page_part(html, "people-living")
     assert "Boris" in dead and "Eva" in dead and "Alice" not in dead
     assert all(n in living for n in NAMES if n not in ("Boris", "Eva"))
-    log = _part(html, "log")
+    log = page_part(html, "log")
     assert "Boris has died." in log and "Eva has died." in log  # deaths (FM-6.2)
     assert "Cards in Hand:" in log  # Hand counts (FM-5.1)
     assert "The Veche: Eva is executed" in log and "Votes: Eva 4 (Alice, Harry, Jo, Clara)" in log  # the tally (FM-7)
     # grouped phase by phase, newest first
     assert log.index("Day 1") < log.index("Night 1")
-    assert "Public0" not in html and "PublicAlice" in _part(html, "seats")  # public roles for all
+    assert "Public0" not in html and "PublicAlice" in page_part(html, "seats")  # public roles for all
 
 
 @pytest.mark.parametrize("who", VIEWERS)
 def test_FM_1_2_FM_3_3_secrets_hidden_while_the_game_runs(table, who):
     """FM-1.2, FM-3.3: a viewer reads only the secret roles he may know; no orders but his own; no trace."""
     game, viewers = table
-    html = _page(game, viewers[who])
+    html = game_page(game, viewers[who])
     roles = _roles_en()
-    seats_and_log = _part(html, "seats") + _part(html, "log")
+    seats_and_log = page_part(html, "seats") + page_part(html, "log")
     for name, role in roles.items():
         if name not in KNOWS[who]:
             assert role not in seats_and_log, (who, name, role)
@@ -94,12 +83,12 @@ def test_FM_1_2_FM_3_3_secrets_hidden_while_the_game_runs(table, who):
 def test_full_reveal_after_the_game(table, who, master):
     game, viewers = table
     services.game_abort(game=game, actor=master, reason="enough")
-    html = _page(game, viewers[who])
-    reveal = _part(html, "reveal")
+    html = game_page(game, viewers[who])
+    reveal = page_part(html, "reveal")
     assert reveal, who
     roles = _roles_en()
     for name, role in roles.items():  # every role
-        seat = _part(reveal, f"reveal-seat-{game.seats.get(display_name=name).pk}")
+        seat = page_part(reveal, f"reveal-seat-{game.seats.get(display_name=name).pk}")
         assert name in seat and role in seat and f"Public{name}" in seat, (who, name)
     # every order, every version: Alice's first tail on Clara and then the pistol on Boris; the hero's mark; votes
     assert "Tail (Hand) → Clara" in reveal and "Pistol (Hand) → Boris" in reveal
@@ -107,7 +96,7 @@ def test_full_reveal_after_the_game(table, who, master):
     assert "Ability: Hero (mark) → Eva · as Mafia advisor" in reveal
     assert reveal.count("Veche: for Eva (execution)") == 4  # the four votes of Day 1
     # every trace: the master's layer-by-layer steps for each phase
-    trace = _part(html, "fm-trace")
+    trace = page_part(html, "fm-trace")
     assert "Alice orders: Pistol → Boris" in trace and "Harry (hero) names Eva as Mafia advisor: right." in trace
     assert "Veche count — Eva is executed" in trace
-    assert "seat-secret" in _part(html, "seats")
+    assert "seat-secret" in page_part(html, "seats")
