@@ -123,10 +123,13 @@ class Event:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game: ``winners`` (faction slugs) and ``winning_seats`` (seat ids)."""
+    """The end of a game: ``winners`` (faction slugs) and ``winning_seats`` (seat ids); ``draw`` when the game ends
+    without a winner by a rule that says so (e.g. forum Mafia's stalemate, FM-10.H1): every seat's result is then
+    "draw", not "lost"."""
 
     winners: Sequence[str]
     winning_seats: Sequence[int] = ()
+    draw: bool = False
 
 
 @dataclass

@@ -24,6 +24,7 @@ CORE_MESSAGES: Mapping[str, Any] = {
     "core.resolved_now": _("The master ended the phase before its deadline."),
     "core.order_voided": _("Your order was voided: %(reason)s"),
     "core.game_finished": _("The game is over. Winners: %(winners)s."),
+    "core.game_drawn": _("The game is over: a draw, nobody wins or loses."),
     "core.trace": _("Resolved in %(duration_ms)s ms with %(orders)s orders."),
     "core.seat_killed": _("The master removed %(player)s from the game."),
     "core.seat_revived": _("The master brought %(player)s back into the game."),
@@ -35,7 +36,8 @@ CORE_MESSAGES: Mapping[str, Any] = {
 def render(kind: str, data: Mapping[str, Any], module_slug: str) -> str:
     """The text of an event ``kind`` with ``data`` in the active language."""
     if kind.startswith("core."):
-        template = CORE_MESSAGES.get(kind)
+        # A draw is logged as the end of the game (one kind for every ending) but read as a draw.
+        template = CORE_MESSAGES.get("core.game_drawn" if kind == "core.game_finished" and data.get("draw") else kind)
         if template is None:
             return kind
         params = {k: _stringify(v) for k, v in data.items()}

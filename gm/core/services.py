@@ -694,8 +694,7 @@ def resolution_data(result: Resolution, constant_keys: Sequence[str] = ()) -> di
         "alive": {str(k): v for k, v in result.alive.items()},
         "groups": {k: list(v) for k, v in result.groups.items()},
         "next_phase": asdict(result.next_phase) if result.next_phase is not None else None,
-        "outcome": ({"winners": list(result.outcome.winners), "winning_seats": list(result.outcome.winning_seats)}
-                    if result.outcome is not None else None),
+        "outcome": (_outcome_dict(result.outcome) if result.outcome is not None else None),
     }
 
 
@@ -933,12 +932,24 @@ def game_finish(*, game: Game, outcome: Outcome | None, phase: Phase, now: datet
     winners = list(outcome.winners) if outcome else []
     game.status = Game.Status.FINISHED
     game.finished_at = now
-    game.outcome = {"winners": winners, "winning_seats": list(outcome.winning_seats) if outcome else []}
+    game.outcome = _outcome_dict(outcome) if outcome else {"winners": [], "winning_seats": []}
     if phase.status != Phase.Status.RESOLVED:
         phase.status = Phase.Status.RESOLVED
         phase.resolved_at = now
         phase.save(update_fields=["status", "resolved_at"])
-    return _log(game, phase, Event("core.game_finished", {"winners": winners}), now)
+    data: dict[str, Any] = {"winners": winners}
+    if outcome is not None and outcome.draw:
+        data["draw"] = True
+    return _log(game, phase, Event("core.game_finished", data), now)
+
+
+def _outcome_dict(outcome: Outcome) -> dict:
+    """``Game.outcome`` / ``Phase.result["outcome"]``: ``{"winners", "winning_seats"}``, and ``"draw": true`` only
+    for a draw (so results stored before draws existed keep their digest)."""
+    out: dict[str, Any] = {"winners": list(outcome.winners), "winning_seats": list(outcome.winning_seats)}
+    if outcome.draw:
+        out["draw"] = True
+    return out
 
 
 def phase_resolve_due(*, phase_id: int, clock: Clock = timezone.now) -> Phase | None:

@@ -120,6 +120,7 @@ def _game_page(request, pk: int):
         "module_context": module.page_context(game=game, viewer=viewer),
         "signup_url": reverse(module.signup_view, args=[game.pk]) if module.signup_view else "",
         "winners": core_messages.winners_text((game.outcome or {}).get("winners", []), game.module),
+        "draw": bool((game.outcome or {}).get("draw")),
     }
     return render(request, "gm/game_detail.html", context)
 

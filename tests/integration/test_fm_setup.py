@@ -816,7 +816,8 @@ def _seen(channel: str, text: str, target: str) -> str:
     if channel == "api_game":
         # The master's fixed composition is shown only to him (test_fixed_composition_is_shown_only_to_the_master).
         game = json.loads(text)
-        assert game["options"] in ({"hero": False, "roles": SECRET_PLAN}, {"hero": False, "fixed_composition": True})
+        assert game["options"] in ({"hero": False, "roles": SECRET_PLAN, "stalemate_phases": 6},
+                                   {"hero": False, "fixed_composition": True, "stalemate_phases": 6})
         text = json.dumps({k: v for k, v in game.items() if k != "options"}, ensure_ascii=False)
     seen = "R" if _shows(text, _role_tokens(target)) else ""
     if channel == "deck_page":  # the builder lists the whole collection; a deck shows as its counts
@@ -890,10 +891,9 @@ def test_FM_3_4_fixed_composition_is_shown_only_to_the_master(master, make_user,
     users = [make_user(f"fc{i}") for i in range(5)]
     game = fm_game(master, users, ["authority", "manager", "prosecutor", "monk", "idler"],
                    options={"roles": SECRET_PLAN})
-    for user, expected in ((master, {"hero": False, "roles": SECRET_PLAN}),
-                           (users[0], {"hero": False, "fixed_composition": True}),
-                           (spectator, {"hero": False, "fixed_composition": True}),
-                           (None, {"hero": False, "fixed_composition": True})):
+    public = {"hero": False, "fixed_composition": True, "stalemate_phases": 6}
+    for user, expected in ((master, {"hero": False, "roles": SECRET_PLAN, "stalemate_phases": 6}),
+                           (users[0], public), (spectator, public), (None, public)):
         client.logout()
         if user is not None:
             client.force_login(user)
@@ -954,7 +954,7 @@ def test_FM_3_4_new_game_page_takes_hero_fixed_composition_and_durations(master)
                                      "duration_night": "12", "duration_day": "36"})
     assert ok.status_code == 302
     game = Game.objects.get(title="F")
-    assert game.options == {"hero": True, "roles": ["mafia_boss", "sheriff", "doctor"]}
+    assert game.options == {"hero": True, "roles": ["mafia_boss", "sheriff", "doctor"], "stalemate_phases": 6}
     assert game.durations == {"night": 12 * 3600, "day": 36 * 3600}
 
 

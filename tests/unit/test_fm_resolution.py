@@ -15,6 +15,7 @@ from cards.collection_data import CARDS
 from cards.domain import CardKind, Collection
 from gm.core.engine import PhaseSpec, RuleViolation
 
+from .fm_table import COL as COL_
 from .fm_table import EMITTED, STATE, S, check, play, plays, refused, run, table
 
 N1, D1, N2, D2, N3 = ("night", 1, 1), ("day", 1, 2), ("night", 2, 3), ("day", 2, 4), ("night", 3, 5)
@@ -925,6 +926,87 @@ def test_FM_10_6_win_is_checked_at_l8_of_every_phase_day_included():
     d1 = run(n1.state, n1.seats, {"A": play("accusation", target="X", named_card="pistol")}, phase=D1)
     assert d1.died == ["X"] and d1.winners == ["law"] and d1.res.next_phase is None
     assert d1.kinds()[-2:] == ["fm.t_victory_check", "fm.victory"]
+
+
+# FM-10.H1 [house] stalemate: a draw after N quiet phases (no death, nothing left that can harm)
+PHASES = [("night", 1, 1), ("day", 1, 2), ("night", 2, 3), ("day", 2, 4), ("night", 3, 5), ("day", 3, 6),
+          ("night", 4, 7)]
+
+
+def _quiet_pair(**a):
+    """The last two: a Law member and a mafioso with nothing that can harm (no Veche with two alive, FM-7.4)."""
+    return table(S("A", "commissioner", **{"hand": "tail bunker tail", **a}),
+                 S("B", "mafia_advisor", hand="advice tail tail"), S("C", "doctor", hand="tail", alive=False))
+
+
+def test_FM_10_H1_a_stalemate_is_a_draw_after_six_quiet_phases():
+    state, seats = STATE(), _quiet_pair()
+    for number, phase in enumerate(PHASES[:6], start=1):
+        r = run(state, seats, {}, phase=phase)
+        assert r.fm["quiet_phases"] == number
+        assert r.trace("stalemate_count")[-1] == {"layer": "L8", "step": "stalemate_count", "count": number,
+                                                  "limit": 6, "death": False, "harm": []}
+        if number < 6:
+            assert r.outcome is None and r.res.next_phase is not None and r.public("fm.draw") == []
+        state, seats = r.state, r.seats
+    assert r.outcome.draw and r.winners == [] and r.winning == [] and r.res.next_phase is None
+    assert r.public("fm.draw") == [{"phases": 6, "rule": "FM-10.H1"}]  # announced with the reason
+    assert {s.name: s.data["result"] for s in r.seats} == {"A": "draw", "B": "draw", "C": "draw"}
+    assert r.public("fm.victory") == []  # a draw is not a victory of anyone
+
+
+def test_FM_10_H1_the_limit_is_the_games_option_and_0_turns_it_off():
+    r = run({**STATE({"quiet_phases": 1}), "stalemate_phases": 2}, _quiet_pair(), {})
+    assert r.outcome.draw and r.public("fm.draw") == [{"phases": 2, "rule": "FM-10.H1"}]
+    off = run({**STATE({"quiet_phases": 50}), "stalemate_phases": 0}, _quiet_pair(), {})
+    assert off.outcome is None and off.fm["quiet_phases"] == 0 and off.trace("stalemate_count")[0]["count"] == 0
+
+
+def test_FM_10_H1_a_death_resets_the_count():
+    seats = table(S("A", "sheriff", hand="breach tail"), S("X", "mafia_killer", hand="tail"),
+                  S("B", "mafia_advisor", hand="advice tail tail"))
+    r = run(STATE({"quiet_phases": 5}), seats, {"A": play("breach", target="X")})
+    assert r.died == ["X"] and r.outcome is None and r.fm["quiet_phases"] == 0
+    assert r.trace("stalemate_count")[0]["death"] is True
+    # nothing can harm now (A's breach went to the discard pile): the count starts again
+    again = run(r.state, r.seats, {}, phase=D1)
+    assert again.fm["quiet_phases"] == 1 and again.outcome is None
+
+
+def test_FM_10_H1_a_damage_card_in_a_deck_prevents_the_draw():
+    r = run(STATE({"quiet_phases": 5}), _quiet_pair(deck="bluff pistol"), {})
+    assert r.outcome is None and r.fm["quiet_phases"] == 0
+    assert r.trace("stalemate_count")[0]["harm"] == [{"player": "A", "what": "pistol"}]
+    # …while one in the discard pile does not (a rebuild takes a new deck from the collection, FM-4.7)
+    # and the count is taken at the end of the phase: a hit that kills nobody and leaves nothing harmful is quiet
+    spent = run(STATE({"quiet_phases": 4}), _quiet_pair(hand="pistol tail bunker"), {"A": play("pistol", target="B")})
+    assert spent.discard("A") == ["pistol"] and spent.hand("B") == ["tail"]
+    assert spent.fm["quiet_phases"] == 5 and spent.outcome is None
+
+
+def test_FM_10_H1_what_can_harm():
+    from gm.modules.forum_mafia.resolution import harm_sources
+
+    def sources(*specs, fm=None):
+        seats = table(*specs)
+        return [(next(s.name for s in seats if s.id == sid) if sid else "", what) for sid, what in
+                harm_sources(seats, {s.id: s.alive for s in seats}, fm or {}, COL_)]
+
+    quiet = (S("A", "judge", hand="tail"), S("B", "mafia_boss", hand="tail"))
+    assert sources(*quiet) == []
+    assert sources(*quiet, S("C", "doctor", hand="tail")) == [("", "veche")]  # three alive: the Veche can execute
+    assert sources(*quiet, S("C", "doctor", hand="tail", alive=False)) == []
+    assert sources(S("A", "judge", sleeve="accusation"), quiet[1]) == [("A", "accusation")]
+    assert sources(S("A", "judge", hand="tail", deck="tail poison"), quiet[1]) == [("A", "poison")]
+    assert sources(S("A", "doctor", hand="tail pickpocket"), quiet[1]) == [("A", "pickpocket")]  # can take the last
+    assert sources(S("H", "hero", hand="pistol breach"), quiet[1]) == []  # FM-3.3: the hero never deals damage
+    assert sources(S("H", "hero", hand="pistol pickpocket"), quiet[1]) == [("H", "pickpocket")]
+    assert sources(S("N", "maniac", hand="tail"), quiet[1]) == [("N", "maniac")]
+    assert sources(S("K", "judge", hand="tail", public="assassin"), quiet[1]) == [("K", "assassin")]
+    assert sources(S("K", "judge", hand="tail", public="assassin"), quiet[1], fm={"used": {"1": ["assassin"]}}) == []
+    assert sources(*quiet, fm={"poison": [{"target": 2, "source": 1, "amount": 1, "first": 1, "last": 2}]}) == \
+        [("", "poison")]
+    assert sources(*quiet, fm={"stimulant": [{"seat": 1, "due": 3, "count": 1}]}) == [("", "stimulant")]
 
 
 # ====================================================================================================== rendering

@@ -33,6 +33,8 @@ MIN_PLAYERS = 5
 MAFIA_GROUP = "faction:mafia"
 DECKBUILDING, NIGHT, DAY = "deckbuilding", "night", "day"
 OPENING_HAND = 6
+#: FM-10.H1 [house]: quiet phases in a row before a stalemate is a draw (the game option ``stalemate_phases``).
+STALEMATE_PHASES = 6
 
 
 def composition(n: int, *, hero: bool, rng: random.Random) -> list[str]:
@@ -113,7 +115,8 @@ def setup(seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.Ran
     events.append(Event("fm.deal", {"deal": {by_id[sid].name: role for sid, role in dealt.items()}},
                         visibility="master"))
     return SetupResult(
-        state={"hero": bool(options.get("hero"))},
+        state={"hero": bool(options.get("hero")),
+               "stalemate_phases": options.get("stalemate_phases", STALEMATE_PHASES)},  # FM-10.H1
         first_phase=PhaseSpec(DECKBUILDING, setup=True),
         seat_data=seat_data,
         groups={MAFIA_GROUP: mafia},

@@ -11,6 +11,7 @@ from django.utils import translation
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from cards.collection_data import CARDS
 from cards.containers import Containers, hide_deck_order
@@ -97,6 +98,8 @@ RESOLUTION_MESSAGES = {
     "fm.jailed": _("%(player)s goes to jail: the Sleeve is emptied but for aces and role cards, and no targeted cards "
                   "for %(phases)s phases."),
     "fm.hero_left": _("%(player)s has met both goals of the hero, wins and leaves the game."),
+    "fm.draw": _("The game ends in a draw (%(rule)s): %(phases)s phases in a row passed with no death, and nobody "
+                 "alive can deal damage or kill any more. Nobody wins or loses."),
     "fm.joker_left": _("%(player)s, the joker, submitted a mapping of every secret role (%(result)s) and leaves the "
                     "game."),
     # the master's resolution trace
@@ -152,7 +155,33 @@ RESOLUTION_MESSAGES = {
     "fm.t_joker_guess": _("%(player)s (joker) submits the mapping: %(result)s."),
     "fm.t_aces_vanish": _("%(count)s aces of %(player)s vanish."),
     "fm.t_rebuilt": _("%(player)s rebuilds the deck (%(count)s cards)."),
+    "fm.t_stalemate_count": _("Stalemate count (FM-10.H1): %(count)s of %(limit)s quiet phases — %(why)s."),
 }
+
+#: What can still harm someone (FM-10.H1, ``resolution.harm_sources``) when it is not a card.
+HARM_SOURCES = {"veche": _("the Veche (three or more alive)"), "maniac": _("the maniac's ability"),
+                "assassin": _("the assassin's unused kill"), "poison": _("poison still working"),
+                "stimulant": _("a stimulant's discard still due")}
+
+
+def _stalemate_why(data: Mapping[str, Any]) -> str:
+    if data.get("death"):
+        return gettext("someone died: the count starts again")
+    sources = data.get("harm") or []
+    if not sources:
+        return gettext("nothing alive can harm")
+    parts = []
+    for source in sources:
+        what = source.get("what", "")
+        text = str(HARM_SOURCES[what]) if what in HARM_SOURCES else card_name(what)
+        parts.append(f"{source['player']}: {text}" if source.get("player") else text)
+    return gettext("the count starts again, harm is still possible: %(sources)s") % {"sources": ", ".join(parts)}
+
+#: A seat's result at the end of the game (``resolution.seat_result``).
+RESULT_NAMES = {"won": _("won"), "lost": _("lost"), "draw": pgettext_lazy("game result", "draw")}
+#: The line the player reads on his game page once the game is over.
+YOUR_RESULT = {"won": _("You won."), "lost": _("You lost."),
+               "draw": _("The game ended in a draw (FM-10.H1): nobody won or lost.")}
 
 WINNER_NAMES = {"law": _("Law"), "mafia": _("Mafia and Traitor"), "maniac": _("Maniac"), "none": _("nobody"),
                 "avenger": _("the Avenger's team"),
@@ -293,6 +322,8 @@ def render_resolution_event(kind: str, data: Mapping[str, Any]) -> str:
                        gettext("wrong, the accuser takes %(amount)s damage")) % {"amount": data.get("amount", "?")}
     if kind == "fm.t_recon":
         p["result"] = _recon_result(data)
+    if kind == "fm.t_stalemate_count":
+        p["why"] = _stalemate_why(data)
     if kind == "fm.recon_damage_sources" and not data.get("damaged"):
         return gettext("%(card)s: %(target)s took no damage.") % p
     template = RESOLUTION_MESSAGES[kind]
@@ -337,6 +368,8 @@ class ForumMafiaModule(GameModule):
         "fm.mafia_decks": _("The Mafia's Hands and decks: %(members)s."),
         "fm.lucky_redeal": _("You redealt your Hand: %(hand)s (%(left)s redeals left)."),
         "fm.engineer_picks": _("Your two guaranteed cards among the first six: %(cards)s."),
+        "fm.stalemate_reset": _("The master extends the game: the stalemate count (FM-10.H1) starts again from 0 "
+                                "(it was %(count)s of %(limit)s)."),
         **RESOLUTION_MESSAGES,
     }
     template_name = "forum_mafia/panel.html"
@@ -348,7 +381,7 @@ class ForumMafiaModule(GameModule):
     # -- engine hooks ----------------------------------------------------------------------------------------
     def validate_options(self, options: Mapping[str, Any]) -> dict:
         errors: list[RuleError] = []
-        for key in sorted(set(options) - {"hero", "roles"}):
+        for key in sorted(set(options) - {"hero", "roles", "stalemate_phases"}):
             errors.append(RuleError(_("Unknown option “%(key)s”."), field=key, params={"key": key}))
         hero = options.get("hero", False)
         if not isinstance(hero, bool):
@@ -356,9 +389,15 @@ class ForumMafiaModule(GameModule):
         roles = options.get("roles")
         if roles is not None:
             errors += engine.validate_fixed_composition(roles)
+        stalemate = options.get("stalemate_phases", engine.STALEMATE_PHASES)
+        if not isinstance(stalemate, int) or isinstance(stalemate, bool) or \
+                not 0 <= stalemate <= resolution.STALEMATE_MAX:
+            errors.append(RuleError(_("“stalemate_phases” is a whole number from 0 (off) to %(max)s."),
+                                    field="stalemate_phases", rule="FM-10.H1",
+                                    params={"max": resolution.STALEMATE_MAX}))
         if errors:
             raise RuleViolation(errors)
-        clean: dict[str, Any] = {"hero": hero}
+        clean: dict[str, Any] = {"hero": hero, "stalemate_phases": stalemate}
         if roles:
             clean["roles"] = list(roles)
         return clean
@@ -405,10 +444,16 @@ class ForumMafiaModule(GameModule):
             "roles": forms.CharField(
                 label=_("Fixed composition: secret-role slugs, comma-separated, one per player"), required=False,
                 help_text=slugs, widget=forms.Textarea(attrs={"rows": 2})),
+            "stalemate_phases": forms.IntegerField(
+                label=_("Stalemate: a draw after this many phases in a row with no death and nothing that can harm "
+                        "(FM-10.H1; 0 = never)"),
+                initial=engine.STALEMATE_PHASES, min_value=0, max_value=resolution.STALEMATE_MAX, required=False),
         }
 
     def options_from_fields(self, values):
-        options: dict[str, Any] = {"hero": bool(values.get("hero"))}
+        stalemate = values.get("stalemate_phases")
+        options: dict[str, Any] = {"hero": bool(values.get("hero")),
+                                   "stalemate_phases": engine.STALEMATE_PHASES if stalemate is None else stalemate}
         if values.get("composition") == "fixed":
             options["roles"] = [r.strip() for r in (values.get("roles") or "").replace("\n", ",").split(",")
                                 if r.strip()]
@@ -416,7 +461,8 @@ class ForumMafiaModule(GameModule):
 
     def public_options(self, options):
         """The hero option is announced; a fixed composition (FM-3.4) is only said to exist, not shown."""
-        public = {"hero": options.get("hero", False)}
+        public = {"hero": options.get("hero", False),
+                  "stalemate_phases": options.get("stalemate_phases", engine.STALEMATE_PHASES)}
         if options.get("roles"):
             public["fixed_composition"] = True
         return public
@@ -457,6 +503,8 @@ class ForumMafiaModule(GameModule):
         if role == "joker" and data.get("joker_colours"):
             facts.append((gettext("Colours"), ", ".join(gettext(COLOUR_NAMES[c]) for c in data["joker_colours"]
                                                          if c in COLOUR_NAMES)))
+        if data.get("result") in RESULT_NAMES:  # set at the end of the game (FM-10, FM-10.H1)
+            facts.append((gettext("Result"), str(RESULT_NAMES[data["result"]])))
         cards = data.get("cards")
         if isinstance(cards, Mapping):
             def names(key: str) -> str:

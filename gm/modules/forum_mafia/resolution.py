@@ -46,6 +46,7 @@ from cards.domain import CardInstance, CardKind, Collection
 from gm.core.engine import Event, Outcome, PhaseInfo, PhaseSpec, Resolution, RuleError, RuleViolation, SeatInfo
 
 from . import abilities, rooms, veche
+from .engine import STALEMATE_PHASES
 from .roles import LAW, MAFIA, SECRET_ROLES
 
 
@@ -1112,6 +1113,8 @@ class _Resolver:
         self.public("fm.hand_counts", counts=counts)
         self.trace("L8", "hand_counts", counts=counts)
         outcome = self._victory()
+        if outcome is None:
+            outcome = self._stalemate()
         return deaths, outcome
 
     def _pending_discards(self) -> None:
@@ -1386,6 +1389,25 @@ class _Resolver:
             self.public("fm.victory", winner=winner, players=[self.name(s) for s in outcome.winning_seats])
         return outcome
 
+    def _stalemate(self) -> Outcome | None:
+        """FM-10.H1 [house]: count the phases in a row that end with no death and nothing left that can harm
+        (:func:`harm_sources`); at the game's limit the game is a draw, announced with the reason."""
+        limit = stalemate_limit(self.state)
+        before = int(self.fm.get("quiet_phases", 0))
+        died = bool(self.died_now or self.left_now)
+        sources = harm_sources(self.seats, self.alive, self.fm, self.collection, self.c, first=True) \
+            if limit and not died else []
+        quiet = limit > 0 and not died and not sources
+        count = before + 1 if quiet else 0
+        self.fm["quiet_phases"] = count
+        if quiet or before:  # the master sees the count run and what stopped it; nobody else learns who holds what
+            self.trace("L8", "stalemate_count", count=count, limit=limit, death=died,
+                       harm=[{"player": self.name(sid), "what": what} for sid, what in sources])
+        if not quiet or count < limit:
+            return None
+        self.public("fm.draw", phases=count, rule=STALEMATE_RULE)
+        return Outcome([], [], draw=True)
+
     def seat_data(self) -> dict[int, dict]:
         """The new data of every seat whose cards changed in this phase (the others keep theirs)."""
         changed = {}
@@ -1419,9 +1441,92 @@ def resolve(*, state: Mapping[str, Any], phase: PhaseInfo, seats: Sequence[SeatI
     deaths = {**deaths, **r.left_now}
     new_state = {**state, "fm": r.fm}
     if outcome is not None:
-        return Resolution(new_state, r.events, r.seat_data(), deaths, groups=r.groups, outcome=outcome)
+        seat_data = r.seat_data()
+        for seat in r.seats:  # every seat's own result, for its owner's page and the reveal
+            seat_data[seat.id] = {**seat_data.get(seat.id, seat.data), "result": seat_result(outcome, seat.id)}
+        return Resolution(new_state, r.events, seat_data, deaths, groups=r.groups, outcome=outcome)
     nxt = PhaseSpec(DAY, phase.number) if phase.kind == NIGHT else PhaseSpec(NIGHT, phase.number + 1)
     return Resolution(new_state, r.events, r.seat_data(), deaths, groups=r.groups, next_phase=nxt)
+
+
+# ---------------------------------------------------------------------------------------------- stalemate
+
+STALEMATE_RULE = "FM-10.H1"
+#: The most a master may set (the playtest's phase cap is 60).
+STALEMATE_MAX = 60
+
+
+def stalemate_limit(state: Mapping[str, Any]) -> int:
+    """FM-10.H1: the game's ``stalemate_phases`` option (0 = the rule is off), :data:`STALEMATE_PHASES` for a game
+    whose state does not name it."""
+    value = state.get("stalemate_phases", STALEMATE_PHASES)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else STALEMATE_PHASES
+
+
+def harmful_card(card: CardKind | None, *, hero: bool = False) -> bool:
+    """FM-10.H1: whether a card kind can deal damage (``damage``, delayed damage, the accusation's 4) or kill (the
+    pickpocket takes a Hand card the target does not replace, so it can take a last one). For the hero (FM-3.3:
+    "can never deal damage in any way") only a card that kills without damage counts."""
+    if card is None:
+        return False
+    eff = card.effect
+    damages = bool(eff.get("damage") or eff.get("delayed_damage"))
+    return bool(eff.get("steal")) or (damages and not hero)
+
+
+def harm_sources(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mapping[str, Any],
+                 collection: Collection, containers: Mapping[int, Containers] | None = None,
+                 first: bool = False) -> list[tuple[int, str]]:
+    """FM-10.H1: what can still harm someone, as ``(seat id, what)`` in ring order (``seat id`` 0 for the table as
+    a whole); empty means nothing can. ``what`` is a card slug, ``maniac`` (FM-3.3: his Sleeve discard deals 2
+    damage and he may swap any Hand card into the Sleeve first), ``assassin`` (FM-8, unused), ``veche`` (three or
+    more alive: the Veche can execute, FM-7.4), ``poison``/``stimulant`` (harm already under way).
+
+    A living character can harm if a harmful card (:func:`harmful_card`) is in his Hand, Sleeve or deck, or he has
+    one of those abilities. The discard pile does not count (a rebuild, FM-4.7, takes a new deck from the
+    collection, not the pile), nor does a rebuild he could make: the phases FM-10.H1 waits are his time to make
+    it, and a rebuilt deck with a harmful card stops the count.
+
+    ``containers``: seat id → the seat's cards now (default: read from the seat data); ``first``: stop at the
+    first source found (the count needs no more)."""
+    found: list[tuple[int, str]] = []
+    living = [s for s in sorted(seats, key=lambda s: s.position) if alive.get(s.id)]
+    if len(living) >= 3:
+        found.append((0, "veche"))
+    ids = {s.id for s in living}
+    if any(int(e.get("target", 0)) in ids for e in fm.get("poison") or []):
+        found.append((0, "poison"))
+    if any(int(e.get("seat", 0)) in ids for e in fm.get("stimulant") or []):
+        found.append((0, "stimulant"))
+    for seat in living:
+        if first and found:
+            break
+        role = seat.data.get("secret_role", "")
+        if role == "maniac":
+            found.append((seat.id, "maniac"))
+            continue
+        if seat.data.get("public_role") == "assassin" and "assassin" not in abilities.used(fm, seat.id):
+            found.append((seat.id, "assassin"))
+            continue
+        c = (containers or {}).get(seat.id) or Containers.from_dict(seat.data.get("cards"))
+        for inst in (*c.hand, *c.sleeve, *c.deck):
+            if harmful_card(collection.kinds.get(inst.kind), hero=role == "hero"):
+                found.append((seat.id, inst.kind))
+                break
+    return found[:1] if first else found
+
+
+def seat_result(outcome: Outcome | Mapping[str, Any], seat_id: int) -> str:
+    """A seat's result at the end of the game: ``won`` (FM-6.2: the dead win with their side), ``lost``, or
+    ``draw`` for every seat when the game is drawn (FM-10.H1). ``outcome``: the engine's, or ``Game.outcome``'s
+    dict (``{"winners", "winning_seats", "draw"?}``)."""
+    if isinstance(outcome, Outcome):
+        draw, winning = outcome.draw, outcome.winning_seats
+    else:
+        draw, winning = bool(outcome.get("draw")), outcome.get("winning_seats") or ()
+    if draw:
+        return "draw"
+    return "won" if seat_id in winning else "lost"
 
 
 def check_victory(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mapping[str, Any],

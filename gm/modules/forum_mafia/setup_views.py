@@ -25,6 +25,16 @@ from .roles import FACTION_NAMES
 from .setup_services import LUCKY_REDEALS
 
 
+def _your_result(game: Game, seat) -> str:
+    """Once the game is over, the player's own result line: won, lost or a draw (FM-10, FM-10.H1)."""
+    from .module import YOUR_RESULT
+    from .resolution import seat_result
+
+    if not game.is_over or not isinstance(game.outcome, dict):
+        return ""
+    return str(YOUR_RESULT[(seat.data or {}).get("result") or seat_result(game.outcome, seat.pk)])
+
+
 def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     """What ``forum_mafia/panel.html`` shows to ``viewer``: only his own seat's secrets, his order form in an open
     night or day (a living player) and his private results; his chat rooms (FM-9.3; the master: every room); the
@@ -61,6 +71,7 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         "colours": [_(COLOUR_NAMES[c]) for c in colours or ()],
         "role_abilities": role_abilities(game=game, seat=seat, phase=phase),
         "alive": seat.alive,
+        "my_result": _your_result(game, seat),
     }
     if game.game_module.uses_cards and (data.get("cards") or data.get("deck_list")):
         from cards.selectors import seat_cards
