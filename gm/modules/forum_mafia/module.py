@@ -9,9 +9,8 @@ from typing import Any
 
 from django.utils import translation
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from cards.collection_data import CARDS
 from cards.containers import Containers, hide_deck_order
