@@ -54,6 +54,7 @@ class GameReport:
     phases: list[PhaseReport] = field(default_factory=list)
     winners: list[str] = field(default_factory=list)
     finished: bool = False
+    draw: bool = False  # FM-10.H1: the game ended as a draw
     seconds: float = 0.0
     tally: Tally = field(default_factory=Tally)
     failures: list[str] = field(default_factory=list)
@@ -66,7 +67,8 @@ class GameReport:
 
     def lines(self) -> list[str]:
         """The human summary."""
-        verdict = (f"winner: {', '.join(self.winners) or 'nobody'}" if self.finished else "NO WINNER")
+        verdict = ("draw (FM-10.H1)" if self.draw else f"winner: {', '.join(self.winners) or 'nobody'}") \
+            if self.finished else "NO WINNER"
         out = [f"Playtest game {self.game_id} (seed {self.seed}, {self.players} players): {len(self.phases)} phases "
                f"in {self.seconds:.1f}s, {verdict}" + (f", worker killed {self.kills} times" if self.kills else "")]
         out.append(f"  {'phase':<16}{'deadline→resolved':>18}{'worker':>9}{'claims':>8}{'orders':>8}  deaths")
@@ -256,6 +258,7 @@ def play_game(*, base_url: str, players: int, seed: int, deadline: float, phase_
     report.seconds = time.monotonic() - started
     game.refresh_from_db()
     report.winners = list((game.outcome or {}).get("winners") or [])
+    report.draw = bool((game.outcome or {}).get("draw"))
     report.phases = collect_phases(game, hits=killer.hits if killer else None)
     report.kills = sum(p.kills for p in report.phases)
     report.failures += check_exactly_once(report, killed=killer is not None)
