@@ -355,7 +355,8 @@ class ForumMafiaModule(GameModule):
     uses_cards = True
     phase_kinds = {"deckbuilding": _("Deck building"), "night": _("Night %(number)s"), "day": _("Day %(number)s")}
     default_durations = {"deckbuilding": 48 * HOUR, "night": 24 * HOUR, "day": 48 * HOUR}
-    audit_actions = {"setup_override": _("table set up by the master"), "fm_signup_reject": _("signup rejected")}
+    audit_actions = {"setup_override": _("table set up by the master"), "fm_signup_reject": _("signup rejected"),
+                     "stalemate_reset": _("stalemate count reset (FM-10.H1)")}
     messages = {
         **{k: _(v) for k, v in CARD_MESSAGES.items()},
         "fm.your_role": _("Your secret role: %(role)s."),

@@ -122,8 +122,8 @@ def game_setup_override(
     name}``), ``colours`` (joker only: two role colours), ``hand`` (slugs, front first), ``deck`` (slugs, top
     first; empty means draws give mulligans, FM-4.7), ``sleeve`` (``None``: the roles' start cards; else exactly
     these: a slug is a deck card, ``{"card": slug, "from_role": true}`` a card a role gave) and ``alive`` (default
-    true). The game state gets the collection snapshot (FM-4.2), the hero option and an empty ``fm`` part; the mafiosi
-    join ``faction:mafia`` (FM-3.1). A lucky starting on Night 1 has his two redeals (FM-8).
+    true). The game state gets the collection snapshot (FM-4.2), the hero option, the stalemate limit (FM-10.H1) and
+    an empty ``fm`` part; the mafiosi join ``faction:mafia`` (FM-3.1). A lucky starting on Night 1 has his two redeals (FM-8).
 
     Raises :class:`ServiceError`: ``forbidden`` (not the master), ``not_allowed`` (not forum Mafia), ``state`` (the
     game has started, has seats or phases), ``invalid`` with errors keyed ``players.<index>.<key>``, ``start`` or
@@ -173,6 +173,7 @@ def game_setup_override(
                                              position=position, alive=player.get("alive", True), data=data))
         core._add_groups(game, {engine.MAFIA_GROUP: [s.pk for s in seats if s.data["faction"] == MAFIA]})
         game.state = {**game.state, "hero": bool(game.options.get("hero", False)), "fm": {},
+                      "stalemate_phases": game.options.get("stalemate_phases", engine.STALEMATE_PHASES),
                       "collection": collection.snapshot(), "collection_version": collection.version}
         game.started_at = now
         LogEntry.objects.create(game=game, visibility="public", kind="core.game_started", created_at=now)
@@ -186,3 +187,36 @@ def game_setup_override(
         })
         return phase
 
+
+
+def stalemate_extend(*, game: Game, actor, reason: str, clock: Clock = timezone.now) -> int:
+    """FM-10.H1: the master extends a game heading for a stalemate draw — the quiet-phase count starts again from
+    0 (:func:`.resolution.stalemate_reset`), audited as ``stalemate_reset`` with his reason and the count it had,
+    logged for the master only. Locks the open phase and the game. Raises :class:`ServiceError` ``forbidden`` (not
+    the master), ``invalid`` (no reason, nothing to reset), ``state`` (the game is not running). Returns the count
+    that was reset."""
+    from gm.core.engine import RuleViolation
+
+    from .resolution import stalemate_count, stalemate_reset
+
+    core._require_master(game, actor)
+    text = reason.strip() if isinstance(reason, str) else ""
+    if not text or len(text) > 500:
+        raise ServiceError({"reason": [_("Give a reason (at most 500 characters); it goes into the audit log.")]})
+    with transaction.atomic():
+        phase = Phase.objects.select_for_update().filter(game_id=game.pk).exclude(
+            status=Phase.Status.RESOLVED).first()
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.module != "forum_mafia" or game.status != Game.Status.RUNNING or game.is_over:
+            raise ServiceError(_("Only a running forum Mafia game can be extended."), code="state")
+        count = stalemate_count(game.state)
+        try:
+            game.state, events = stalemate_reset(game.state)
+        except RuleViolation as exc:
+            raise ServiceError({"stalemate": [_(str(e.message)) for e in exc.errors]}) from None
+        now = clock()
+        game.save(update_fields=["state"])
+        LogEntry.objects.bulk_create([core._log(game, phase, e, now) for e in events])
+        core._audit(game=game, actor=actor, action="stalemate_reset", reason=text, phase=phase, now=now,
+                    data={"count": count})
+    return count

@@ -1516,6 +1516,24 @@ def harm_sources(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mappi
     return found[:1] if first else found
 
 
+def stalemate_count(state: Mapping[str, Any]) -> int:
+    """FM-10.H1: how many quiet phases in a row have passed so far (0 after a phase that was not quiet)."""
+    return int((state.get("fm") or {}).get("quiet_phases", 0))
+
+
+def stalemate_reset(state: Mapping[str, Any]) -> tuple[dict, list[Event]]:
+    """FM-10.H1: the master extends the game — the quiet count starts again from 0. Returns the new state and the
+    master's log line (players are not told: the count says what nobody holds). Raises :class:`RuleViolation` when
+    there is nothing to reset (no quiet phase counted, or the rule is off)."""
+    count, limit = stalemate_count(state), stalemate_limit(state)
+    if not count or not limit:
+        raise RuleViolation([RuleError(_("There is no stalemate count to reset: no quiet phase has passed."),
+                                       field="stalemate", rule=STALEMATE_RULE)])
+    fm = fm_state(state)
+    fm["quiet_phases"] = 0
+    return {**state, "fm": fm}, [Event("fm.stalemate_reset", {"count": count, "limit": limit}, visibility="master")]
+
+
 def seat_result(outcome: Outcome | Mapping[str, Any], seat_id: int) -> str:
     """A seat's result at the end of the game: ``won`` (FM-6.2: the dead win with their side), ``lost``, or
     ``draw`` for every seat when the game is drawn (FM-10.H1). ``outcome``: the engine's, or ``Game.outcome``'s

@@ -25,6 +25,20 @@ from .roles import FACTION_NAMES
 from .setup_services import LUCKY_REDEALS
 
 
+def _stalemate(game: Game) -> dict:
+    """FM-10.H1 for the master of a running game: the quiet-phase count, the limit and whether he may reset it."""
+    from .resolution import stalemate_count, stalemate_limit
+
+    if game.status != Game.Status.RUNNING or game.is_over or not game.started_at:
+        return {}
+    state = game.state or {}
+    limit = stalemate_limit(state)
+    if not limit:
+        return {}
+    count = stalemate_count(state)
+    return {"count": count, "limit": limit, "can_reset": count > 0}
+
+
 def _your_result(game: Game, seat) -> str:
     """Once the game is over, the player's own result line: won, lost or a draw (FM-10, FM-10.H1)."""
     from .module import YOUR_RESULT
@@ -50,7 +64,9 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     veche = veche_panel(game=game, viewer=viewer) if game.started_at else {}  # FM-7: public, to every viewer
     seat = viewer.seat
     if seat is None or not (seat.data or {}).get("secret_role"):
-        return {k: v for k, v in (("trace", trace), ("rooms", rooms), ("veche", veche)) if v}
+        stalemate = _stalemate(game) if viewer.is_master else {}
+        return {k: v for k, v in (("trace", trace), ("rooms", rooms), ("veche", veche), ("stalemate", stalemate))
+                if v}
     data = game.game_module.own_seat_data(seat.data)  # the owner's view: no deck order (FM-4.6)
     role = data["secret_role"]
     phase = page_memo.unresolved_phase(game)

@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<int:pk>/signup/character/", views.character, name="character"),
     path("games/<int:pk>/signup/status/", views.signup_status, name="signup_status"),
     path("games/<int:pk>/signup/<int:signup_id>/reject/", views.reject, name="reject"),
+    path("games/<int:pk>/fm/stalemate/extend/", views.stalemate_extend, name="stalemate_extend"),
     path("games/<int:pk>/fm/orders/", order_views.orders, name="orders"),
     path("games/<int:pk>/fm/orders/withdraw/", order_views.withdraw, name="order_withdraw"),
     path("games/<int:pk>/fm/abilities/", ability_views.use, name="ability_use"),

@@ -190,3 +190,21 @@ def signup_status(request, pk: int):
     else:
         messages.success(request, str(success))
     return HttpResponseRedirect(_page_url(game))
+
+
+@login_required
+@require_POST
+def stalemate_extend(request, pk: int):
+    """FM-10.H1: the master extends a game heading for a stalemate draw (the quiet count starts again), with a
+    reason for the audit log; back to the game page with the outcome."""
+    from .override_services import stalemate_extend as extend
+
+    game = _game(request, pk)
+    try:
+        count = extend(game=game, actor=request.user, reason=request.POST.get("reason", ""))
+    except ServiceError as exc:
+        _flash(request, exc)
+    else:
+        messages.success(request, _("The stalemate count (%(count)s quiet phases) starts again from 0.")
+                         % {"count": count})
+    return HttpResponseRedirect(reverse("gm:game", args=[game.pk]) + "#fm-stalemate")
