@@ -24,7 +24,8 @@ def _quiet_game(master, make_user, limit: int, hands=None):
     game = services.game_create(master=master, module="forum_mafia", title="Stalemate",
                                 options={"stalemate_phases": limit}, rng_seed=3)
     players = [{"user": users[n], "name": n, "public_role": {"custom": f"P{n}"}, "secret_role": role,
-                "hand": (hands or {}).get(n, ["tail", "bunker", "tail"]), "sleeve": [], "deck": [], "alive": n in ("Ann", "Bob")}
+                "hand": (hands or {}).get(n, ["tail", "bunker", "tail"]), "sleeve": [], "deck": [],
+                "alive": n in ("Ann", "Bob")}
                for n, role in ROLES.items()]
     game_setup_override(game=game, actor=master, players=players, start_kind="night", start_number=1)
     game.refresh_from_db()

@@ -123,7 +123,8 @@ def game_setup_override(
     first; empty means draws give mulligans, FM-4.7), ``sleeve`` (``None``: the roles' start cards; else exactly
     these: a slug is a deck card, ``{"card": slug, "from_role": true}`` a card a role gave) and ``alive`` (default
     true). The game state gets the collection snapshot (FM-4.2), the hero option, the stalemate limit (FM-10.H1) and
-    an empty ``fm`` part; the mafiosi join ``faction:mafia`` (FM-3.1). A lucky starting on Night 1 has his two redeals (FM-8).
+    an empty ``fm`` part; the mafiosi join ``faction:mafia`` (FM-3.1). A lucky starting on Night 1 has his two
+    redeals (FM-8).
 
     Raises :class:`ServiceError`: ``forbidden`` (not the master), ``not_allowed`` (not forum Mafia), ``state`` (the
     game has started, has seats or phases), ``invalid`` with errors keyed ``players.<index>.<key>``, ``start`` or
