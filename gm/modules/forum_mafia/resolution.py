@@ -837,7 +837,8 @@ class _Resolver:
             # "(if legal)": L0 already refused a second target that is dead, untargetable or the first target
             # himself, and nobody dies before L8, so every redirected card may go there.
             for play in self.plays:
-                if play.seat != first or play.card.target not in REDIRECTABLE:
+                # FM-6.R1: an arrest acted at L2, before any redirect: it stays on the character it was played on
+                if play.seat != first or play.card.target not in REDIRECTABLE or play.effect.get("cancel"):
                     continue
                 play.final_target = second
                 self.trace("L3", "redirect", player=self.name(play.seat), card=play.kind,
