@@ -30,6 +30,7 @@ CHANCES = {
     "illegal": 0.15,  # send an illegal order first
     "change_mind": 0.25,  # send a second, different order later in the phase
     "discard_two": 0.1,  # FM-5.3 at night
+    "discard_stuck": 0.8,  # FM-5.3 at night when no Hand card can be played (prices it can't pay): cycle the Hand
     "dead_tries": 0.5,  # per phase: one dead bot tries to order
 }
 RULE_ID = re.compile(r"\b(?:FM|ON)-\d+(?:\.\d+)*\b")
@@ -369,8 +370,11 @@ def choose_order(options: dict, kind: str, rng: random.Random, colours: dict[str
     Hand cards. At most one card with a price, and never a Sleeve card its default price would take (FM-5.7).
     ``colours`` (slug → colour) makes the bot aggressive: damage cards come first more often, so games end."""
     hand_uids = [h["uid"] for h in options.get("hand", [])]
-    if kind == "night" and options.get("can_discard_two") and len(hand_uids) >= 2 and rng.random() < \
-            CHANCES["discard_two"]:
+    # A Hand of cards the bot can't play (a price its Sleeve can't pay, day cards at night) is cycled, as a player
+    # would: else the last two may hold damage cards for ever without using them.
+    stuck = not any(c["playable"] and c["from"] == "hand" and not c["free"] for c in options.get("cards", []))
+    chance = CHANCES["discard_stuck"] if stuck else CHANCES["discard_two"]
+    if kind == "night" and options.get("can_discard_two") and len(hand_uids) >= 2 and rng.random() < chance:
         return {"discard": rng.sample(hand_uids, 2)}
     playable = [c for c in options.get("cards", []) if c["playable"]]
     colours = colours or {}
