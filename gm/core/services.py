@@ -294,9 +294,19 @@ def game_start(*, game: Game, actor, clock: Clock = timezone.now) -> Phase:
 
 
 def game_abort(*, game: Game, actor, reason: str, clock: Clock = timezone.now) -> Game:
-    """Abort a game that has not finished (master only); the open phase is closed unresolved."""
+    """Abort a game that has not finished (master only, audited as ``abort`` with ``reason``); the open phase is
+    closed unresolved.
+
+    A result held for the master's review (``gm.core.review``) is discarded: it will never be published, so the
+    phase stops being held (``held_at``/``publish_at`` cleared) and its stored result is dropped (the phase keeps its
+    input snapshot, so ``gm_replay`` can still recompute it). The audit entry says so: its ``phase`` is that phase
+    and its ``data`` ``{"discarded_result": {"phase", "ordinal", "held_at", "result_digest"}}``. Raises
+    :class:`ServiceError` ``forbidden`` (not the master) or ``state`` (the game is over)."""
     with transaction.atomic():
+        # Phase rows first (the services' lock order): the open one, and a held one (no phase is open behind it).
         Phase.objects.select_for_update().filter(game_id=game.pk, status=Phase.Status.OPEN).first()
+        held = (Phase.objects.select_for_update()
+                .filter(game_id=game.pk, held_at__isnull=False, published_at__isnull=True).first())
         game = Game.objects.select_for_update().get(pk=game.pk)
         _require_master(game, actor)
         if game.is_over:
@@ -305,7 +315,14 @@ def game_abort(*, game: Game, actor, reason: str, clock: Clock = timezone.now) -
         game.status = Game.Status.ABORTED
         game.finished_at = now
         game.save(update_fields=["status", "finished_at"])
-        _audit(game=game, actor=actor, action="abort", reason=reason, now=now)
+        data = {}
+        if held is not None:
+            data["discarded_result"] = {"phase": held.pk, "ordinal": held.ordinal,
+                                        "held_at": held.held_at.isoformat(), "result_digest": held.result_digest}
+            held.held_at = held.publish_at = None
+            held.result, held.result_digest = {}, ""
+            held.save(update_fields=["held_at", "publish_at", "result", "result_digest"])
+        _audit(game=game, actor=actor, action="abort", reason=reason, phase=held, data=data, now=now)
         return game
 
 
