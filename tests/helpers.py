@@ -69,3 +69,11 @@ def page_part(html: str, element_id: str) -> str:
     """The ``section``/``div``/``nav``/``article`` element with id ``element_id`` in ``html`` ("" if absent)."""
     match = re.search(rf'<(section|div|nav|article)[^>]*id="{element_id}".*?</\1>', html, re.S)
     return match.group(0) if match else ""
+
+
+def open_phase_id(game) -> int | None:
+    """The id of ``game``'s open phase (a ``Game`` or its id), as a form or API body names it; ``None`` if none."""
+    from gm.core.models import Phase
+
+    game_id = getattr(game, "pk", game)
+    return Phase.objects.filter(game_id=game_id, status=Phase.Status.OPEN).values_list("pk", flat=True).first()

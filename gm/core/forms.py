@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -95,6 +97,14 @@ class GameCreateForm(forms.Form):
 
 class JoinForm(forms.Form):
     display_name = forms.CharField(label=_("Character name"), max_length=80)
+
+
+def posted_version(data: Mapping[str, Any]) -> int | None:
+    """The order version a posted form edits (its hidden ``version`` input: a whole number, 0 for no order yet), or
+    ``None`` when the form carries none (no check)."""
+    raw = data.get("version")
+    raw = raw.strip() if isinstance(raw, str) else ""
+    return int(raw) if raw.isdigit() else None
 
 
 class OrderForm(forms.Form):

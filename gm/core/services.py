@@ -44,13 +44,16 @@ Clock = Callable[[], datetime]
 class ServiceError(Exception):
     """A refused request. ``errors`` maps a field name (``"__all__"`` for the whole request) to messages in the
     active language; ``code`` is a stable machine-readable slug (``late``, ``not_allowed``, ``invalid``,
-    ``conflict``…); ``details`` optional structured data for API clients."""
+    ``conflict``, ``stale``…); ``details`` optional structured data for API clients; ``extra`` optional top-level
+    keys of the API's error body (e.g. ``{"phase": 7, "open_phase": 8}`` for a ``stale`` order)."""
 
-    def __init__(self, errors: Mapping[str, list[str]] | str, *, code: str = "invalid", details: list | None = None):
+    def __init__(self, errors: Mapping[str, list[str]] | str, *, code: str = "invalid", details: list | None = None,
+                 extra: Mapping[str, Any] | None = None):
         self.errors = {"__all__": [errors]} if isinstance(errors, str) else {k: list(v) for k, v in errors.items()}
         self.code = code
         #: optional machine-readable detail (e.g. every broken deck rule with its rule ID and numbers).
         self.details = details
+        self.extra = dict(extra) if extra else {}
         super().__init__("; ".join(m for msgs in self.errors.values() for m in msgs))
 
 
@@ -291,9 +294,19 @@ def game_start(*, game: Game, actor, clock: Clock = timezone.now) -> Phase:
 
 
 def game_abort(*, game: Game, actor, reason: str, clock: Clock = timezone.now) -> Game:
-    """Abort a game that has not finished (master only); the open phase is closed unresolved."""
+    """Abort a game that has not finished (master only, audited as ``abort`` with ``reason``); the open phase is
+    closed unresolved.
+
+    A result held for the master's review (``gm.core.review``) is discarded: it will never be published, so the
+    phase stops being held (``held_at``/``publish_at`` cleared) and its stored result is dropped (the phase keeps its
+    input snapshot, so ``gm_replay`` can still recompute it). The audit entry says so: its ``phase`` is that phase
+    and its ``data`` ``{"discarded_result": {"phase", "ordinal", "held_at", "result_digest"}}``. Raises
+    :class:`ServiceError` ``forbidden`` (not the master) or ``state`` (the game is over)."""
     with transaction.atomic():
+        # Phase rows first (the services' lock order): the open one, and a held one (no phase is open behind it).
         Phase.objects.select_for_update().filter(game_id=game.pk, status=Phase.Status.OPEN).first()
+        held = (Phase.objects.select_for_update()
+                .filter(game_id=game.pk, held_at__isnull=False, published_at__isnull=True).first())
         game = Game.objects.select_for_update().get(pk=game.pk)
         _require_master(game, actor)
         if game.is_over:
@@ -302,7 +315,14 @@ def game_abort(*, game: Game, actor, reason: str, clock: Clock = timezone.now) -
         game.status = Game.Status.ABORTED
         game.finished_at = now
         game.save(update_fields=["status", "finished_at"])
-        _audit(game=game, actor=actor, action="abort", reason=reason, now=now)
+        data = {}
+        if held is not None:
+            data["discarded_result"] = {"phase": held.pk, "ordinal": held.ordinal,
+                                        "held_at": held.held_at.isoformat(), "result_digest": held.result_digest}
+            held.held_at = held.publish_at = None
+            held.result, held.result_digest = {}, ""
+            held.save(update_fields=["held_at", "publish_at", "result", "result_digest"])
+        _audit(game=game, actor=actor, action="abort", reason=reason, phase=held, data=data, now=now)
         return game
 
 
@@ -378,20 +398,30 @@ def _seat_for_order(phase: Phase, user) -> Seat:
 
 def phase_accepting_for_update(
     *, game: Game, now: datetime, kind: str | None = None, number: int | None = None, wrong_stage: str = "",
-    late: str = "",
+    late: str = "", phase_id: int | None = None,
 ) -> Phase:
     """Lock and return ``game``'s unresolved phase if it still accepts player input at ``now``.
 
     Call inside ``transaction.atomic``. ``kind``/``number`` restrict it to one stage (e.g. ``deckbuilding``, or
     ``night`` 1); a different or missing phase raises :class:`ServiceError` ``state`` with ``wrong_stage`` as the
     message; a phase past its deadline (and a game not paused) or already resolving raises ``late`` (with the
-    ``late`` message if given).
+    ``late`` message if given). ``phase_id``: the phase the input was made for (named by its form or API body);
+    when that phase has ended, :func:`stale_refusal` (``stale``) — checked under the lock, before anything else.
     """
+    if phase_id is not None:
+        named = Phase.objects.select_for_update().select_related("game").filter(game_id=game.pk, pk=phase_id).first()
+        if named is None:
+            raise ServiceError({"phase": [_("This game has no phase with that id.")]})
+        if named.status != Phase.Status.OPEN:
+            raise stale_refusal(named)
     phase = (Phase.objects.select_for_update().select_related("game").filter(game_id=game.pk)
              .exclude(status=Phase.Status.RESOLVED).first())
     if phase is None or (kind is not None and phase.kind != kind) or (number is not None and phase.number != number):
         raise ServiceError(wrong_stage or _("There is no open phase."), code="state")
     try:
+        if phase.status != Phase.Status.OPEN:  # resolving: its deadline passed, or the master resolved it now
+            raise ServiceError(late or _("%(label)s is being resolved; nothing more can be submitted for it.")
+                               % {"label": phase.label}, code="late")
         _check_not_late(phase, now)
     except ServiceError:
         if late:
@@ -401,12 +431,71 @@ def phase_accepting_for_update(
 
 
 def _check_not_late(phase: Phase, now: datetime) -> None:
-    if phase.status != Phase.Status.OPEN or (phase.deadline <= now and phase.game.paused_at is None):
+    if phase.status != Phase.Status.OPEN:
+        raise stale_refusal(phase)
+    if phase.deadline <= now and phase.game.paused_at is None:
         raise ServiceError(
             _("The deadline of %(label)s has passed (%(deadline)s); nothing more can be submitted for it.")
             % {"label": phase.label, "deadline": date_format(timezone.localtime(phase.deadline), "DATETIME_FORMAT")},
             code="late",
         )
+
+
+def stale_refusal(phase: Phase, *, subject: str = "order") -> ServiceError:
+    """The refusal of input meant for ``phase`` once it has ended (it is resolving or resolved): code ``stale``
+    (HTTP 409), a message naming it and the phase open now — "Night 1 has ended; Day 1 is open now — your order was
+    not saved." — and ``extra`` ``{"phase": <its id>, "open_phase": <the open phase's id or null>}`` for API
+    clients. ``subject``: ``"order"`` or ``"vote"`` (what the message says was not saved). Reads the open phase."""
+    current = (Phase.objects.filter(game_id=phase.game_id, status=Phase.Status.OPEN).exclude(pk=phase.pk)
+               .select_related("game").first())
+    params = {"phase": phase.label, "open": current.label if current is not None else ""}
+    if current is not None:
+        text = (_("%(phase)s has ended; %(open)s is open now — your vote was not saved.") if subject == "vote"
+                else _("%(phase)s has ended; %(open)s is open now — your order was not saved."))
+    else:
+        text = (_("%(phase)s has ended — your vote was not saved.") if subject == "vote"
+                else _("%(phase)s has ended — your order was not saved."))
+    return ServiceError({"phase": [text % params]}, code="stale",
+                        extra={"phase": phase.pk, "open_phase": current.pk if current is not None else None})
+
+
+def phase_named(*, game: Game, phase_id: Any, current: bool = True, subject: str = "order") -> Phase:
+    """The phase of ``game`` that a form or an API body names (``phase_id``: its id, an int or a decimal string).
+    Every order, vote and order-like write names the phase it was made for, so input made for a phase that has
+    since ended is refused instead of landing in the next one.
+
+    Raises :class:`ServiceError` ``invalid`` keyed ``phase`` when the id is missing, malformed or not one of
+    ``game``'s phases; with ``current`` (the default) also :func:`stale_refusal` (for ``subject``) when that phase is
+    no longer open.
+    This is a read without a lock, for a clear early answer (before a form is rebuilt for the phase); the write
+    services check again under the phase row lock (:func:`order_submit`, :func:`phase_accepting_for_update`)."""
+    if isinstance(phase_id, str) and phase_id.strip().isascii() and phase_id.strip().isdigit():
+        phase_id = int(phase_id.strip()) if len(phase_id.strip()) < 19 else -1  # -1: no such phase
+    if phase_id is None or phase_id == "":
+        raise ServiceError({"phase": [_("Name the phase this is for (its id); reload the page to get a form "
+                                        "for the open phase.")]})
+    if not isinstance(phase_id, int) or isinstance(phase_id, bool):
+        raise ServiceError({"phase": [_("The phase must be given by its id (a whole number).")]})
+    phase = (Phase.objects.select_related("game").filter(game_id=game.pk, pk=phase_id).first()
+             if 0 < phase_id < 2**63 else None)
+    if phase is None:
+        raise ServiceError({"phase": [_("This game has no phase with that id.")]})
+    if current and phase.status != Phase.Status.OPEN:
+        raise stale_refusal(phase, subject=subject)
+    return phase
+
+
+def _check_base_version(phase: Phase, seat: Seat, base_version: int | None) -> None:
+    """Refuse (``conflict``) an edit of order version ``base_version`` (0: no order yet) of ``seat`` in ``phase``
+    when a later version exists: the order was changed elsewhere since the form was loaded. ``None``: no check."""
+    if base_version is None:
+        return
+    latest = _next_version(phase, seat) - 1
+    if base_version != latest:
+        raise ServiceError({"version": [
+            _("Your order changed since this form was loaded (version %(latest)s now, the form edits version "
+              "%(base)s); look at it again — this change was not saved.") % {"latest": latest, "base": base_version}
+        ]}, code="conflict", extra={"version": latest})
 
 
 def _check_phase_accepts(phase: Phase, seat: Seat, now: datetime) -> None:
@@ -422,12 +511,19 @@ def _next_version(phase: Phase, seat: Seat) -> int:
     return (last or 0) + 1
 
 
-def order_submit(*, phase: Phase, user, payload: Any, clock: Clock = timezone.now) -> Order:
+def order_submit(*, phase: Phase, user, payload: Any, base_version: int | None = None,
+                 clock: Clock = timezone.now) -> Order:
     """Store a new version of ``user``'s order for ``phase`` after the module validates it (FM-5.6).
 
-    ``payload`` is the module's order shape (a JSON object). Raises :class:`ServiceError` with code ``late``
-    after the deadline, ``not_allowed`` for a dead or out-of-turn seat, ``invalid`` (field errors) for an order
-    the module refuses. Nothing is stored on error.
+    ``phase`` is the phase the order was made for — the one the form or API body named (:func:`phase_named`), never
+    "whatever is open now": an order for a phase that has ended is refused with code ``stale`` (409, naming both
+    phases, :func:`stale_refusal`), so a form left open over a resolution saves nothing. ``payload`` is the module's
+    order shape (a JSON object). ``base_version``: the order version the form edits (0 for none), checked against
+    the latest one (``conflict`` when it changed since); ``None`` skips that check.
+
+    Raises :class:`ServiceError` with code ``stale`` (see above), ``late`` after the deadline, ``not_allowed`` for a
+    dead or out-of-turn seat, ``conflict`` (see ``base_version``), ``invalid`` (field errors) for an order the module
+    refuses. Nothing is stored on error.
     """
     if not isinstance(payload, Mapping):
         raise ServiceError({"payload": [_("An order must be a JSON object.")]})
@@ -441,6 +537,7 @@ def order_submit(*, phase: Phase, user, payload: Any, clock: Clock = timezone.no
         if seat is None:
             raise ServiceError(_("You have no seat in this game."), code="forbidden")
         _check_phase_accepts(phase, seat, now)
+        _check_base_version(phase, seat, base_version)
         module = phase.game.game_module
         info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
         try:
@@ -455,13 +552,16 @@ def order_submit(*, phase: Phase, user, payload: Any, clock: Clock = timezone.no
         )
 
 
-def order_withdraw(*, phase: Phase, user, clock: Clock = timezone.now) -> Order:
-    """Withdraw ``user``'s current order (a new version with no payload). Same errors as :func:`order_submit`."""
+def order_withdraw(*, phase: Phase, user, base_version: int | None = None, clock: Clock = timezone.now) -> Order:
+    """Withdraw ``user``'s current order for ``phase`` (the phase named by the form or API body): a new version with
+    no payload. Same errors as :func:`order_submit` (``stale`` for a phase that has ended, ``conflict`` when
+    ``base_version`` is not the latest), and ``not_found`` without an order."""
     seat = _seat_for_order(phase, user)
     with transaction.atomic():
         phase = Phase.objects.select_for_update().select_related("game").get(pk=phase.pk)
         now = clock()
         _check_phase_accepts(phase, seat, now)
+        _check_base_version(phase, seat, base_version)
         current = Order.objects.filter(phase=phase, seat=seat).order_by("-version").first()
         if current is None or current.payload is None:
             raise ServiceError(_("You have no order to withdraw."), code="not_found")

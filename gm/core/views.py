@@ -18,8 +18,18 @@ from django.views.decorators.http import require_POST
 from . import messages as core_messages
 from . import page_memo, services, spectator, visibility
 from .console import console_context
-from .forms import ExtendForm, GameCreateForm, JoinForm, LobbyFilterForm, OrderForm, PostEditForm, PostForm, ReasonForm
-from .models import Game, Phase, Post
+from .forms import (
+    ExtendForm,
+    GameCreateForm,
+    JoinForm,
+    LobbyFilterForm,
+    OrderForm,
+    PostEditForm,
+    PostForm,
+    ReasonForm,
+    posted_version,
+)
+from .models import Game, Post
 from .services import ServiceError
 
 
@@ -325,11 +335,11 @@ def order_submit(request, pk: int):
     form_class = game.game_module.order_form or OrderForm
 
     def submit(g, data):
-        phase = g.phases.exclude(status=Phase.Status.RESOLVED).first()
-        if phase is None:
-            raise ServiceError(_("There is no open phase to give orders for."), code="state")
+        # The phase the form was made for (a hidden input), never "whatever is open now" (a stale form saves nothing).
+        phase = services.phase_named(game=g, phase_id=request.POST.get("phase"))
         payload = data["payload"] if form_class is OrderForm else data
-        services.order_submit(phase=phase, user=request.user, payload=payload)
+        services.order_submit(phase=phase, user=request.user, payload=payload,
+                              base_version=posted_version(request.POST))
 
     return _post_action(
         request, pk, submit, form_class, success=_("Your order is saved. You can change it until the deadline.")
@@ -340,10 +350,8 @@ def order_submit(request, pk: int):
 @login_required
 def order_withdraw(request, pk: int):
     def withdraw(g, data):
-        phase = g.phases.exclude(status=Phase.Status.RESOLVED).first()
-        if phase is None:
-            raise ServiceError(_("There is no open phase."), code="state")
-        services.order_withdraw(phase=phase, user=request.user)
+        phase = services.phase_named(game=g, phase_id=request.POST.get("phase"))
+        services.order_withdraw(phase=phase, user=request.user, base_version=posted_version(request.POST))
 
     return _post_action(request, pk, withdraw, success=_("Your order was withdrawn."))
 

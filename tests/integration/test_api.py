@@ -12,7 +12,7 @@ from django.utils.dateparse import parse_datetime
 
 from gm.core import services
 from gm.core.models import AuditEntry, Game, Order, Phase, Post
-from tests.helpers import api, client_for
+from tests.helpers import api, client_for, open_phase_id
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +45,8 @@ def test_token_auth(running_game, players):
     status, seats = api(client, "get", f"/api/games/{running_game.pk}/seats/", **auth)
     assert status == 200
     assert [s["display_name"] for s in seats if "private" in s] == ["Seat1"]  # authenticated as p1
-    status, order = api(client, "post", f"/api/games/{running_game.pk}/orders/", {"payload": {"number": 4}}, **auth)
+    status, order = api(client, "post", f"/api/games/{running_game.pk}/orders/",
+                        {"phase": open_phase_id(running_game), "payload": {"number": 4}}, **auth)
     assert status == 201 and order["payload"] == {"number": 4} and order["seat"] == "Seat1"
     assert Order.objects.get().submitted_by == players[1]
     # a wrong token is refused, not treated as anonymous
@@ -62,12 +63,13 @@ def test_session_auth_needs_csrf_for_writes(running_game, players):
     url = f"/api/games/{running_game.pk}/orders/"
     status, data = api(client, "get", url)
     assert status == 200  # reads need no CSRF token
-    status, data = api(client, "post", url, {"payload": {"number": 2}})
+    body = {"phase": open_phase_id(running_game), "payload": {"number": 2}}
+    status, data = api(client, "post", url, body)
     assert status == 403 and "CSRF" in data["errors"]["__all__"][0]
     assert not Order.objects.exists()
     client.get(running_game.get_absolute_url())  # sets the CSRF cookie
     csrf = client.cookies["csrftoken"].value
-    status, data = api(client, "post", url, {"payload": {"number": 2}}, HTTP_X_CSRFTOKEN=csrf)
+    status, data = api(client, "post", url, body, HTTP_X_CSRFTOKEN=csrf)
     assert status == 201 and data["version"] == 1
 
 
@@ -124,20 +126,21 @@ def test_lifecycle_signup_join_start_orders_posts(master, players, spectator):
     assert status == 409 and data["code"] == "state"
 
     # orders: versions, own history, withdrawal
+    round1 = phase["id"]
     for number in (3, 5):
-        status, order = api(p[2], "post", f"{base}/orders/", {"payload": {"number": number}})
+        status, order = api(p[2], "post", f"{base}/orders/", {"phase": round1, "payload": {"number": number}})
         assert status == 201 and order["payload"] == {"number": number}
     assert order["version"] == 2
     status, mine = api(p[2], "get", f"{base}/orders/")
     assert [o["version"] for o in mine["results"]] == [1, 2]
     assert api(p[3], "get", f"{base}/orders/")[1]["results"] == []
-    status, order = api(p[2], "post", f"{base}/orders/withdraw/")
+    status, order = api(p[2], "post", f"{base}/orders/withdraw/", {"phase": round1})
     assert status == 201 and order["version"] == 3 and order["payload"] is None
-    status, data = api(p[2], "post", f"{base}/orders/withdraw/")
+    status, data = api(p[2], "post", f"{base}/orders/withdraw/", {"phase": round1})
     assert status == 404 and data["code"] == "not_found"
-    status, data = api(logged_in(spectator), "post", f"{base}/orders/", {"payload": {"number": 1}})
+    status, data = api(logged_in(spectator), "post", f"{base}/orders/", {"phase": round1, "payload": {"number": 1}})
     assert status == 403 and data["code"] == "forbidden"
-    status, data = api(boss, "post", f"{base}/orders/", {"payload": {"number": 1}})
+    status, data = api(boss, "post", f"{base}/orders/", {"phase": round1, "payload": {"number": 1}})
     assert status == 403 and data["code"] == "forbidden"
 
     # the thread
@@ -185,12 +188,13 @@ def test_master_actions_and_players_are_refused(running_game, master, players):
 def test_late_order_is_409(frozen, running_game, players):
     client = logged_in(players[0])
     url = f"/api/games/{running_game.pk}/orders/"
-    assert api(client, "post", url, {"payload": {"number": 2}})[0] == 201
+    phase = open_phase_id(running_game)
+    assert api(client, "post", url, {"phase": phase, "payload": {"number": 2}})[0] == 201
     frozen.shift(3600)
-    status, data = api(client, "post", url, {"payload": {"number": 3}})
+    status, data = api(client, "post", url, {"phase": phase, "payload": {"number": 3}})
     assert status == 409
     assert_error(data, "late")
-    status, data = api(client, "post", f"{url}withdraw/")
+    status, data = api(client, "post", f"{url}withdraw/", {"phase": phase})
     assert status == 409 and data["code"] == "late"
     assert Order.objects.count() == 1
 
@@ -201,7 +205,7 @@ def test_dead_player_may_not_order(frozen, running_game, players):
     frozen.shift(3600)
     services.phases_sweep()
     status, data = api(logged_in(players[0]), "post", f"/api/games/{running_game.pk}/orders/",
-                       {"payload": {"number": 1}})
+                       {"phase": open_phase_id(running_game), "payload": {"number": 1}})
     assert status == 403 and data["code"] == "not_allowed"
 
 

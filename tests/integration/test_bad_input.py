@@ -55,6 +55,12 @@ class World:
     def url(self, template: str) -> str:
         return template.format(run=self.run.pk, sig=self.sig.pk if "{sig}" in template else None)
 
+    def body(self, body):
+        """``body`` with :data:`RUN_PHASE` (the ``phase`` an order names) replaced by the running game's open phase."""
+        if isinstance(body, dict) and body.get("phase") == RUN_PHASE:
+            return {**body, "phase": self.run.phases.get(status=Phase.Status.OPEN).pk}
+        return body
+
     def client(self, who: str) -> Client:
         if who not in self._clients:
             client = english(Client())
@@ -103,6 +109,7 @@ NOT_JSON = Raw('{"oops": ')
 DEEP = Raw("[" * 100_000)  # deeper than Python's recursion limit
 BIG_INT = Raw('{"module": "tally", "title": "x", "rng_seed": ' + "9" * 5000 + "}")
 GOOD = {"module": "tally", "title": "A game"}
+RUN_PHASE = "<the running game's open phase>"  # replaced by its id (World.body)
 CREATE = "/api/games/"
 ORDERS = "/api/games/{run}/orders/"
 POSTS = "/api/games/{run}/posts/"
@@ -169,26 +176,39 @@ CASES = {
     "start-running-game": ("master", "/api/games/{run}/start/", {}, 409, "__all__"),
     # orders
     "order-not-json": ("player", ORDERS, NOT_JSON, 400, "__all__"),
-    "order-list": ("player", ORDERS, [{"payload": {"number": 1}}], 400, "__all__"),
+    "order-list": ("player", ORDERS, [{"phase": RUN_PHASE, "payload": {"number": 1}}], 400, "__all__"),
     "order-empty-body": ("player", ORDERS, Raw(""), 400, "payload"),
-    "order-missing-payload": ("player", ORDERS, {}, 400, "payload"),
-    "order-payload-string": ("player", ORDERS, {"payload": "string"}, 400, "payload"),
-    "order-payload-list": ("player", ORDERS, {"payload": [1]}, 400, "payload"),
-    "order-payload-null": ("player", ORDERS, {"payload": None}, 400, "payload"),
-    "order-number-99": ("player", ORDERS, {"payload": {"number": 99}}, 400, "number"),
-    "order-number-negative": ("player", ORDERS, {"payload": {"number": -1}}, 400, "number"),
-    "order-number-text": ("player", ORDERS, {"payload": {"number": "5"}}, 400, "number"),
-    "order-number-bool": ("player", ORDERS, {"payload": {"number": True}}, 400, "number"),
-    "order-number-fraction": ("player", ORDERS, {"payload": {"number": 2.5}}, 400, "number"),
-    "order-number-huge": ("player", ORDERS, {"payload": {"number": 10**400}}, 400, "number"),
-    "order-empty-payload": ("player", ORDERS, {"payload": {}}, 400, "number"),
-    "order-extra-field": ("player", ORDERS, {"payload": {"number": 1, "colour": "red"}}, 400, "colour"),
+    "order-missing-payload": ("player", ORDERS, {"phase": RUN_PHASE}, 400, "payload"),
+    "order-missing-phase": ("player", ORDERS, {"payload": {"number": 1}}, 400, "phase"),
+    "order-phase-text": ("player", ORDERS, {"phase": "Night 1", "payload": {"number": 1}}, 400, "phase"),
+    "order-phase-list": ("player", ORDERS, {"phase": [1], "payload": {"number": 1}}, 400, "phase"),
+    "order-phase-unknown": ("player", ORDERS, {"phase": 999999, "payload": {"number": 1}}, 400, "phase"),
+    "order-base-version-negative": ("player", ORDERS, {"phase": RUN_PHASE, "base_version": -1,
+                                                       "payload": {"number": 1}}, 400, "base_version"),
+    "order-base-version-text": ("player", ORDERS, {"phase": RUN_PHASE, "base_version": "v1",
+                                                   "payload": {"number": 1}}, 400, "base_version"),
+    "order-payload-string": ("player", ORDERS, {"phase": RUN_PHASE, "payload": "string"}, 400, "payload"),
+    "order-payload-list": ("player", ORDERS, {"phase": RUN_PHASE, "payload": [1]}, 400, "payload"),
+    "order-payload-null": ("player", ORDERS, {"phase": RUN_PHASE, "payload": None}, 400, "payload"),
+    "order-number-99": ("player", ORDERS, {"phase": RUN_PHASE, "payload": {"number": 99}}, 400, "number"),
+    "order-number-negative": ("player", ORDERS, {"phase": RUN_PHASE, "payload": {"number": -1}}, 400, "number"),
+    "order-number-text": ("player", ORDERS, {"phase": RUN_PHASE, "payload": {"number": "5"}}, 400, "number"),
+    "order-number-bool": ("player", ORDERS, {"phase": RUN_PHASE, "payload": {"number": True}}, 400, "number"),
+    "order-number-fraction": ("player", ORDERS, {"phase": RUN_PHASE, "payload": {"number": 2.5}}, 400, "number"),
+    "order-number-huge": ("player", ORDERS, {"phase": RUN_PHASE, "payload": {"number": 10**400}}, 400, "number"),
+    "order-empty-payload": ("player", ORDERS, {"phase": RUN_PHASE, "payload": {}}, 400, "number"),
+    "order-extra-field": ("player", ORDERS, {"phase": RUN_PHASE, "payload": {"number": 1, "colour": "red"}}, 400,
+                          "colour"),
     "order-too-deep": ("player", ORDERS, DEEP, 400, "__all__"),
-    "order-without-seat": ("outsider", ORDERS, {"payload": {"number": 1}}, 403, "__all__"),
-    "order-by-master": ("master", ORDERS, {"payload": {"number": 1}}, 403, "__all__"),
-    "order-anonymous": ("anonymous", ORDERS, {"payload": {"number": 1}}, 403, "__all__"),
-    "order-no-open-phase": ("seated", "/api/games/{sig}/orders/", {"payload": {"number": 1}}, 409, "__all__"),
-    "withdraw-nothing": ("player", "/api/games/{run}/orders/withdraw/", NOT_JSON, 404, "__all__"),
+    "order-without-seat": ("outsider", ORDERS, {"phase": RUN_PHASE, "payload": {"number": 1}}, 403, "__all__"),
+    "order-by-master": ("master", ORDERS, {"phase": RUN_PHASE, "payload": {"number": 1}}, 403, "__all__"),
+    "order-anonymous": ("anonymous", ORDERS, {"phase": RUN_PHASE, "payload": {"number": 1}}, 403, "__all__"),
+    # the signup game has no phase: a phase of another game is not one of its phases
+    "order-no-open-phase": ("seated", "/api/games/{sig}/orders/", {"phase": RUN_PHASE, "payload": {"number": 1}},
+                            400, "phase"),
+    "withdraw-nothing": ("player", "/api/games/{run}/orders/withdraw/", {"phase": RUN_PHASE}, 404, "__all__"),
+    "withdraw-not-json": ("player", "/api/games/{run}/orders/withdraw/", NOT_JSON, 400, "__all__"),
+    "withdraw-missing-phase": ("player", "/api/games/{run}/orders/withdraw/", {}, 400, "phase"),
     # posts
     "post-not-json": ("player", POSTS, NOT_JSON, 400, "__all__"),
     "post-list": ("player", POSTS, ["hello"], 400, "__all__"),
@@ -250,7 +270,7 @@ def test_bad_api_requests_are_refused_with_field_errors_and_change_nothing(world
         with subtests.test(name):
             url, client = world.url(url), world.client(who)
             before = snapshot()
-            response = send(client, url, body)
+            response = send(client, url, world.body(body))
             assert response.status_code == status, response.content
             assert key in error_keys(response)
             assert snapshot() == before
@@ -260,7 +280,8 @@ def test_the_good_requests_of_the_table_do_work(world):
     """The table's bad cases differ from working requests only in the bad part."""
     assert send(world.client("master"), CREATE, GOOD).status_code == 201
     assert send(world.client("outsider"), world.url(JOIN), {"display_name": "Fresh"}).status_code == 201
-    assert send(world.client("player"), world.url(ORDERS), {"payload": {"number": 1}}).status_code == 201
+    assert send(world.client("player"), world.url(ORDERS),
+                world.body({"phase": RUN_PHASE, "payload": {"number": 1}})).status_code == 201
     assert send(world.client("player"), world.url(POSTS), {"body": "hi"}).status_code == 201
     assert send(world.client("master"), world.url(EXTEND), {"minutes": 5, "reason": "ok"}).status_code == 200
     assert send(world.client("anonymous"), "/api/auth/token/",
@@ -343,7 +364,8 @@ def test_join_form_with_bad_name(world, name):
 def test_order_form_with_bad_payload(world, payload, text):
     client = world.client("player")
     before = snapshot()
-    response = post_form(client, "gm:order_submit", world.run, {"payload": payload})
+    response = post_form(client, "gm:order_submit", world.run, {"phase": world.body({"phase": RUN_PHASE})["phase"],
+                                                                "payload": payload})
     messages = error_messages(response)
     assert any(text in m for m in messages), messages
     assert not Order.objects.exists()
@@ -372,7 +394,12 @@ def test_extend_form_with_bad_minutes(world, minutes):
         ("gm:phase_resolve_now", "player", {}),
         ("gm:game_start", "master", {}),
         ("gm:game_open_signup", "master", {}),
-        ("gm:order_withdraw", "player", {}),
+        ("gm:order_withdraw", "player", {}),  # names no phase
+        ("gm:order_withdraw", "player", {"phase": RUN_PHASE}),  # no order to withdraw
+        ("gm:order_submit", "player", {"payload": '{"number": 1}'}),  # names no phase
+        ("gm:order_submit", "player", {"phase": "x", "payload": '{"number": 1}'}),
+        ("gm:order_submit", "player", {"phase": "999999", "payload": '{"number": 1}'}),
+        ("gm:order_submit", "player", {"phase": "9" * 5000, "payload": '{"number": 1}'}),
         ("gm:seat_leave", "outsider", {}),
     ],
 )
@@ -380,7 +407,7 @@ def test_other_forms_refuse_with_a_message(world, url_name, who, data):
     game = world.sig if url_name == "gm:seat_leave" else world.run
     client = world.client(who)
     before = snapshot()
-    response = post_form(client, url_name, game, data)
+    response = post_form(client, url_name, game, world.body(data))
     assert error_messages(response)
     assert snapshot() == before
 
@@ -400,8 +427,9 @@ def with_fields(**fields):
 
 
 FUZZ = {
-    "orders": ("player", ORDERS, with_fields(payload=json_values | st.fixed_dictionaries(
-        {}, optional={"number": json_values}))),
+    "orders": ("player", ORDERS, with_fields(phase=json_values, base_version=json_values,
+                                             payload=json_values | st.fixed_dictionaries(
+                                                 {}, optional={"number": json_values}))),
     "join": ("outsider", JOIN, with_fields(display_name=json_values)),
     "extend": ("master", EXTEND, with_fields(minutes=json_values, reason=json_values)),
     "console-review": ("master", "/api/games/{run}/console/review/", with_fields(

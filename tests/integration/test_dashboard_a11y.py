@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 
 from gm.core import services
-from tests.helpers import client_for
+from tests.helpers import client_for, open_phase_id
 from tests.integration import fm_table
 from tests.integration.html_check import PageReader
 
@@ -197,13 +197,14 @@ def test_plain_posts_redirect_back_and_htmx_gets_the_partial(table, frozen):
     assert [c["uid"] for c in alice.data["cards"]["hand"]][:2] == [hand[1], hand[0]]
     partial = client.post(f"/games/{game.pk}/cards/move/", {**move, "version": alice.version}, **HTMX)
     assert partial.status_code == 200 and 'id="hand-panel"' in partial.content.decode()
-    order = {"action": "submit", "hand": str(hand[0]), f"target_{hand[0]}": str(seats["Boris"])}
+    order = {"action": "submit", "phase": open_phase_id(game), "hand": str(hand[0]),
+             f"target_{hand[0]}": str(seats["Boris"])}
     both(f"/games/{game.pk}/fm/orders/", order, 'id="fm-orders"')
-    both(f"/games/{game.pk}/fm/orders/withdraw/", {}, 'id="fm-orders"')
+    both(f"/games/{game.pk}/fm/orders/withdraw/", {"phase": open_phase_id(game)}, 'id="fm-orders"')
     fm_table.resolve(game, frozen)
     both(f"/games/{game.pk}/posts/", {"body": "Good morning.", "comment": ""}, 'id="thread"')
-    both(f"/games/{game.pk}/fm/veche/", {"action": "vote", "for": str(seats["Clara"]), "punishment": "jail"},
-         'id="fm-veche"')
+    both(f"/games/{game.pk}/fm/veche/", {"action": "vote", "phase": open_phase_id(game), "for": str(seats["Clara"]),
+                                         "punishment": "jail"}, 'id="fm-veche"')
 
 
 def test_the_label_check_finds_what_it_should():

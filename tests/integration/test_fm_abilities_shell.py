@@ -112,6 +112,11 @@ def open_phase(game: Game) -> Phase | None:
     return game.phases.exclude(status=Phase.Status.RESOLVED).first()
 
 
+def at(game: Game) -> dict:
+    """What every ability and order form names: the phase it is for (the open one)."""
+    return {"phase": open_phase(game).pk}
+
+
 def snapshot(game: Game) -> tuple:
     """Everything an ability could change: seats (data, alive, version), the game state and status, the log."""
     game.refresh_from_db()
@@ -120,7 +125,9 @@ def snapshot(game: Game) -> tuple:
 
 
 def use(game: Game, user, payload: dict) -> ability_services.AbilityResult:
-    return ability_services.ability_use(game=game, user=user, payload=payload)
+    phase = open_phase(game)
+    return ability_services.ability_use(game=game, user=user, payload=payload,
+                                        phase_id=phase.pk if phase is not None else None)
 
 
 def refused(game: Game, user, payload: dict) -> ServiceError:
@@ -181,14 +188,14 @@ def test_FM_3_3_maniac_swap_refused_changes_nothing(night, users):
 
 def test_FM_3_3_maniac_swap_through_the_api(night, users):
     client = client_for(users["Max"])
-    status, data = api(client, "post", api_url(night), {"ability": "maniac", "mode": "swap", "hand_card": "advice",
-                                                        "sleeve_card": "bunker"})
+    status, data = api(client, "post", api_url(night), {**at(night), "ability": "maniac", "mode": "swap",
+                                                        "hand_card": "advice", "sleeve_card": "bunker"})
     assert status == 200 and data["finished"] is False
     assert [c["kind"] for c in data["seat"]["private"]["cards"]["hand"]] == ["pistol", "bunker"]
     assert any("You swapped" in t for t in data["results"])
     before = snapshot(night)
-    status, data = api(client, "post", api_url(night), {"ability": "maniac", "mode": "swap", "hand_card": "ace",
-                                                        "sleeve_card": "coffee"})
+    status, data = api(client, "post", api_url(night), {**at(night), "ability": "maniac", "mode": "swap",
+                                                        "hand_card": "ace", "sleeve_card": "coffee"})
     assert status == 400 and data["code"] == "invalid" and data["details"][0]["code"] == "swap_cards"
     assert snapshot(night) == before
 
@@ -215,12 +222,13 @@ def test_FM_8_looter_copies_a_dead_sleeve_once_per_game(night, users):
 def test_FM_8_looter_through_the_api(night, users):
     client = client_for(users["Alice"])
     dmitri = seat(night, "Dmitri").pk
-    status, data = api(client, "post", api_url(night), {"ability": "looter", "target": seat(night, "Eva").pk})
+    status, data = api(client, "post", api_url(night),
+                       {**at(night), "ability": "looter", "target": seat(night, "Eva").pk})
     assert status == 400 and data["details"][0]["code"] == "looter_dead"
-    status, data = api(client, "post", api_url(night), {"ability": "looter", "target": dmitri})
+    status, data = api(client, "post", api_url(night), {**at(night), "ability": "looter", "target": dmitri})
     assert status == 200 and [c["kind"] for c in data["seat"]["private"]["cards"]["sleeve"]][-2:] == ["bunker",
                                                                                                        "coffee"]
-    status, data = api(client, "post", api_url(night), {"ability": "looter", "target": dmitri})
+    status, data = api(client, "post", api_url(night), {**at(night), "ability": "looter", "target": dmitri})
     assert status == 403 and data["code"] == "not_allowed" and data["details"][0]["code"] == "ability_spent"
 
 
@@ -241,9 +249,9 @@ def test_FM_8_geek_takes_a_collection_card_once_per_game(night, users):
 
 def test_FM_8_geek_through_the_api_in_russian(night, users):
     client = client_for(users["Boris"], language="ru")
-    status, data = api(client, "post", api_url(night), {"ability": "geek", "card": "bunker"})
+    status, data = api(client, "post", api_url(night), {**at(night), "ability": "geek", "card": "bunker"})
     assert status == 200 and any("Бункер" in t for t in data["results"])
-    status, data = api(client, "post", api_url(night), {"ability": "geek", "card": "bunker"})
+    status, data = api(client, "post", api_url(night), {**at(night), "ability": "geek", "card": "bunker"})
     assert status == 403 and "Гик" in data["errors"]["ability"][0]
 
 
@@ -310,7 +318,7 @@ def test_FM_10_6_victory_right_after_an_instant_effect_finishes_the_game(frozen,
     phase = open_phase(game)
     services.order_submit(phase=phase, user=users["Max"], payload={})
     client = client_for(users["Jack"])
-    status, data = api(client, "post", api_url(game), {"ability": "joker", "mode": "guess",
+    status, data = api(client, "post", api_url(game), {**at(game), "ability": "joker", "mode": "guess",
                                                        "mapping": right_mapping(game)})
     assert status == 200 and data["finished"] is True and data["winners"] == ["maniac", "joker"]
     game.refresh_from_db()
@@ -328,10 +336,10 @@ def test_FM_10_6_victory_right_after_an_instant_effect_finishes_the_game(frozen,
     assert entries(game, "fm.t_victory_check")[0].data["layer"] == "instant"
     # Nothing resolves or is used in a finished game any more.
     assert services.phase_claim(phase_id=phase.pk, early=True) is None
-    status, data = api(client_for(users["Max"]), "post", api_url(game), {"ability": "maniac", "mode": "swap",
-                                                                        "hand_card": "pistol",
+    status, data = api(client_for(users["Max"]), "post", api_url(game), {"phase": phase.pk, "ability": "maniac",
+                                                                        "mode": "swap", "hand_card": "pistol",
                                                                         "sleeve_card": "bunker"})
-    assert status == 409 and data["code"] == "state"
+    assert status == 409 and data["code"] == "stale" and data["open_phase"] is None  # the phase it named is over
     assert services.phases_sweep().resolved == []
 
 
@@ -390,14 +398,14 @@ def test_panel_offers_each_players_instant_abilities(night, users, master, spect
 def test_panel_no_js_use_redirects_with_the_result(night, users):
     client = client_for(users["Alice"])
     url = f"/games/{night.pk}/fm/abilities/"
-    response = client.post(url, {"ability": "looter", "target": str(seat(night, "Dmitri").pk)})
+    response = client.post(url, {**at(night), "ability": "looter", "target": str(seat(night, "Dmitri").pk)})
     assert response.status_code == 302 and response["Location"].endswith("#fm-abilities")
     html = client.get(response["Location"]).content.decode()
     assert "You copied the Sleeve of Dmitri" in html
     # Spent: the form is greyed with the reason, and a crafted POST is refused with it.
     looter = element(element(html, "fm-abilities"), "fm-instant-looter")
     assert "fm-unplayable" in looter and "<fieldset disabled>" in looter and "once per game" in looter
-    response = client.post(url, {"ability": "looter", "target": str(seat(night, "Dmitri").pk)})
+    response = client.post(url, {**at(night), "ability": "looter", "target": str(seat(night, "Dmitri").pk)})
     html = client.get(response["Location"]).content.decode()
     assert "You have already used “Looter” (once per game). (FM-8)" in html
 
@@ -405,7 +413,7 @@ def test_panel_no_js_use_redirects_with_the_result(night, users):
 def test_panel_htmx_use_rerenders_the_panel_and_the_order_form(night, users):
     client = client_for(users["Max"])
     pistol, bunker = uid(night, "Max", "pistol"), uid(night, "Max", "bunker", "sleeve")
-    response = client.post(f"/games/{night.pk}/fm/abilities/", {"ability": "maniac", "mode": "swap",
+    response = client.post(f"/games/{night.pk}/fm/abilities/", {**at(night), "ability": "maniac", "mode": "swap",
                                                                "hand_card": str(pistol),
                                                                "sleeve_card": str(bunker)}, **HTMX)
     html = response.content.decode()
@@ -415,14 +423,15 @@ def test_panel_htmx_use_rerenders_the_panel_and_the_order_form(night, users):
     assert 'hx-swap-oob="true"' in orders and f'id="fm-pick-{pistol}"' in orders  # pistol now in the Sleeve slot
     assert f'name="sleeve" value="{pistol}"' in orders
     # Refused under htmx: the reasons in the panel, nothing changed.
-    response = client.post(f"/games/{night.pk}/fm/abilities/", {"ability": "maniac", "mode": "swap",
+    response = client.post(f"/games/{night.pk}/fm/abilities/", {**at(night), "ability": "maniac", "mode": "swap",
                                                                "hand_card": "x"}, **HTMX)
     assert "Name one card of your Hand and one of your Sleeve to swap. (FM-3.3)" in element(
         response.content.decode(), "fm-abilities")
 
 
 def test_panel_htmx_joker_guess_reloads_the_page(night, users):
-    data = {"ability": "joker", "mode": "guess", **{f"map_{k}": v for k, v in right_mapping(night).items()}}
+    data = {**at(night), "ability": "joker", "mode": "guess",
+            **{f"map_{k}": v for k, v in right_mapping(night).items()}}
     response = client_for(users["Jack"]).post(f"/games/{night.pk}/fm/abilities/", data, **HTMX)
     assert response.status_code == 204 and response["HX-Refresh"] == "true"
     assert seat(night, "Jack").alive is False
@@ -550,7 +559,7 @@ def orders_html(game: Game, user) -> str:
 
 
 def submit(client: Client, game: Game, data: dict):
-    return client.post(f"/games/{game.pk}/fm/orders/", {"action": "submit", **data}, **HTMX)
+    return client.post(f"/games/{game.pk}/fm/orders/", {"action": "submit", **at(game), **data}, **HTMX)
 
 
 def test_order_form_offers_the_phase_abilities_with_uses_left(night, users):
@@ -765,12 +774,12 @@ def test_api_schema_documents_the_ability_endpoints():
 
 
 def test_api_refuses_outsiders(night, users, master, spectator):
-    body = {"ability": "geek", "card": "bunker"}
+    body = {**at(night), "ability": "geek", "card": "bunker"}
     for user, code in ((master, "forbidden"), (spectator, "forbidden"), (users["Dmitri"], "not_allowed")):
         status, data = api(client_for(user), "post", api_url(night), body)
         assert (status, data["code"]) == (403, code), user
     status, data = api(Client(), "post", api_url(night), body)
     assert status == 403 and data["code"] == "not_authenticated"
-    status, data = api(client_for(users["Boris"]), "post", api_url(night), {"ability": "wizard"})
+    status, data = api(client_for(users["Boris"]), "post", api_url(night), {**at(night), "ability": "wizard"})
     assert status == 400 and "ability" in data["errors"]
     assert Seat.objects.get(display_name="Boris").data["cards"]["sleeve"] == []

@@ -127,7 +127,8 @@ def page(client: Client, game: Game) -> str:
 
 
 def submit(client: Client, game: Game, data: dict, *, htmx: bool = True):
-    return client.post(orders_url(game), {"action": "submit", **data}, **(HTMX if htmx else {}))
+    return client.post(orders_url(game), {"action": "submit", "phase": phase(game).pk, **data},
+                       **(HTMX if htmx else {}))
 
 
 def last_order(game: Game, name: str) -> Order | None:
@@ -272,7 +273,7 @@ def test_FM_5_3_discard_two_instead_of_playing(night, users):
     assert "(FM-5.3)" in element(response.content.decode(), "fm-orders")
     assert last_order(night, "Alice").version == 1
     # Choosing discard (htmx) disables the two slots; the free cards stay.
-    html = client.post(orders_url(night), {"mode": "discard"}, **HTMX).content.decode()
+    html = client.post(orders_url(night), {"mode": "discard", "phase": phase(night).pk}, **HTMX).content.decode()
     assert 'class="fm-slot fm-slot-hand" disabled' in html and 'class="fm-slot fm-slot-sleeve" disabled' in html
     assert 'class="fm-slot fm-slot-free">' in html
 
@@ -291,7 +292,7 @@ def test_htmx_pick_rerenders_the_form_with_the_cards_inputs(night, users):
     """Picking a card (htmx, no ``action``) re-renders the partial: the card's inputs open; nothing is stored."""
     client = client_for(users["Alice"])
     redirect, stash = uid(night, "Alice", "redirect"), uid(night, "Alice", "stash")
-    response = client.post(orders_url(night), {"hand": redirect}, **HTMX)
+    response = client.post(orders_url(night), {"hand": redirect, "phase": phase(night).pk}, **HTMX)
     html = response.content.decode()
     assert response.status_code == 200 and html.lstrip().startswith("<section") and "<html" not in html
     row = element(html, f"fm-card-{redirect}")
@@ -305,7 +306,8 @@ def test_FM_5_6_withdraw(night, users, htmx):
     client = client_for(users["Alice"])
     pistol, boris = uid(night, "Alice", "pistol"), seat(night, "Boris").pk
     submit(client, night, {"hand": pistol, f"target_{pistol}": boris})
-    response = client.post(f"/games/{night.pk}/fm/orders/withdraw/", **(HTMX if htmx else {}))
+    response = client.post(f"/games/{night.pk}/fm/orders/withdraw/", {"phase": phase(night).pk},
+                           **(HTMX if htmx else {}))
     assert response.status_code == (200 if htmx else 302)
     versions = list(Order.objects.filter(seat=seat(night, "Alice")).order_by("version"))
     assert [o.version for o in versions] == [1, 2] and versions[1].payload is None
@@ -313,7 +315,7 @@ def test_FM_5_6_withdraw(night, users, htmx):
     assert "You have no order for this phase yet." in html
     assert "withdrawn" in element(html, "fm-history")
     # Nothing to withdraw any more: refused, nothing stored.
-    client.post(f"/games/{night.pk}/fm/orders/withdraw/", **(HTMX if htmx else {}))
+    client.post(f"/games/{night.pk}/fm/orders/withdraw/", {"phase": phase(night).pk}, **(HTMX if htmx else {}))
     assert Order.objects.count() == 2
 
 

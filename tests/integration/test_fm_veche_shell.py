@@ -76,6 +76,11 @@ def open_phase(game: Game) -> Phase:
     return game.phases.exclude(status=Phase.Status.RESOLVED).get()
 
 
+def at(game: Game) -> dict:
+    """What every vote and order form names: the phase it is for (the open one)."""
+    return {"phase": open_phase(game).pk}
+
+
 def uid(game: Game, name: str, kind: str) -> int:
     cards = seat(game, name).data["cards"]
     return next(c["uid"] for c in cards["hand"] + cards["sleeve"] if c["kind"] == kind)
@@ -147,7 +152,7 @@ def test_order_part_refused_stores_nothing(day, users):
 def test_FM_7_1_vote_and_change_it_in_the_panel(day, users, frozen, htmx):
     client = client_for(users["Anna"])
     vera = seat(day, "Vera").pk
-    response = client.post(veche_url(day), {"for": vera, "punishment": "jail"}, **(HTMX if htmx else {}))
+    response = client.post(veche_url(day), {**at(day), "for": vera, "punishment": "jail"}, **(HTMX if htmx else {}))
     if htmx:
         html = response.content.decode()
         assert response.status_code == 200 and "Your vote is counted" in html
@@ -156,7 +161,7 @@ def test_FM_7_1_vote_and_change_it_in_the_panel(day, users, frozen, htmx):
         assert response.status_code == 302 and response["Location"].endswith("#fm-veche")
     assert payload(day, "Anna") == {"vote": {"for": vera, "punishment": "jail"}}
     frozen.shift(60)
-    client.post(veche_url(day), {"for": "peace"}, **(HTMX if htmx else {}))
+    client.post(veche_url(day), {**at(day), "for": "peace"}, **(HTMX if htmx else {}))
     assert payload(day, "Anna") == {"vote": {"for": "peace"}}  # a vote for peace carries no punishment
     html = element(page(client, day), "fm-veche")
     assert "Your vote: <strong>Veche: for peace</strong>" in html
@@ -165,7 +170,7 @@ def test_FM_7_1_vote_and_change_it_in_the_panel(day, users, frozen, htmx):
     assert history.index("Vera") < history.index("peace")
     # Taking the vote back: the version stays in the history, the count has no vote of hers.
     frozen.shift(60)
-    client.post(veche_url(day), {"action": "withdraw"}, **(HTMX if htmx else {}))
+    client.post(veche_url(day), {**at(day), "action": "withdraw"}, **(HTMX if htmx else {}))
     assert "vote" not in payload(day, "Anna")
     count = public_votes(open_phase(day))
     assert count["tally"]["votes"] == [] and [h["for"] for h in count["history"]] == ["Vera", "peace", None]
@@ -179,9 +184,9 @@ def test_FM_7_1_late_vote_refused_and_nothing_changes(day, users, frozen):
         vote(day, users, "Anna", "Boris")
     assert late.value.code == "late" and "deadline" in str(late.value)
     client = client_for(users["Anna"])
-    response = client.post(veche_url(day), {"for": seat(day, "Boris").pk, "punishment": "execution"})
+    response = client.post(veche_url(day), {**at(day), "for": seat(day, "Boris").pk, "punishment": "execution"})
     assert response.status_code == 400 and "deadline" in response.content.decode()
-    status, body = api(client, "post", f"/api/games/{day.pk}/veche/vote/", {"for": seat(day, "Boris").pk})
+    status, body = api(client, "post", f"/api/games/{day.pk}/veche/vote/", {**at(day), "for": seat(day, "Boris").pk})
     assert status == 409 and body["code"] == "late"
     assert list(Order.objects.values_list("pk", flat=True)) == before
     assert payload(day, "Anna")["vote"]["for"] == seat(day, "Vera").pk
@@ -195,7 +200,7 @@ def test_FM_7_1_the_dead_do_not_vote(day, users):
         vote(day, users, "Dina", "Vera")
     assert dead.value.code == "not_allowed"
     client = client_for(users["Dina"])
-    status, body = api(client, "post", f"/api/games/{day.pk}/veche/vote/", {"for": "peace"})
+    status, body = api(client, "post", f"/api/games/{day.pk}/veche/vote/", {**at(day), "for": "peace"})
     assert status == 403 and body["code"] == "not_allowed"
     html = element(page(client, day), "fm-veche")
     assert html and 'id="fm-vote-form"' not in html and "Dead characters do not vote" in html
@@ -206,7 +211,7 @@ def test_FM_7_6_sociopath_not_offered_nor_accepted_on_day_1(day, users):
     html = element(page(client_for(users["Anna"]), day), "fm-vote-for")
     assert ">Vera<" in html and ">Sofia<" not in html and ">Dina<" not in html  # FM-7.6, the dead
     status, body = api(client_for(users["Anna"]), "post", f"/api/games/{day.pk}/veche/vote/",
-                       {"for": seat(day, "Sofia").pk, "punishment": "execution"})
+                       {**at(day), "for": seat(day, "Sofia").pk, "punishment": "execution"})
     assert status == 400 and "FM-7.6" in json.dumps(body, ensure_ascii=False)
     assert not Order.objects.exists()
 
@@ -221,10 +226,10 @@ def test_FM_7_3_prosecutor_bonus_and_maniac_keep_only_for_them(day, users):
     assert 'id="fm-vote-keep"' not in forms["Anna"] and 'id="fm-vote-keep"' not in forms["Pavel"]
     # Anna has no +2: refused with the rule's reason.
     status, body = api(client_for(users["Anna"]), "post", f"/api/games/{day.pk}/veche/vote/",
-                       {"for": seat(day, "Vera").pk, "prosecutor_bonus": True})
+                       {**at(day), "for": seat(day, "Vera").pk, "prosecutor_bonus": True})
     assert status == 400 and "FM-7.3" in json.dumps(body, ensure_ascii=False)
     # Pavel declares it: strength 3 in the public count.
-    client_for(users["Pavel"]).post(veche_url(day), {"for": seat(day, "Vera").pk, "punishment": "execution",
+    client_for(users["Pavel"]).post(veche_url(day), {**at(day), "for": seat(day, "Vera").pk, "punishment": "execution",
                                                      "prosecutor_bonus": "1"})
     tally = public_votes(open_phase(day))["tally"]
     assert tally["votes"] == [{"voter": "Pavel", "for": "Vera", "punishment": "execution",
@@ -330,9 +335,10 @@ def test_FM_7_1_history_and_the_count_at_a_moment(voted, users):
 def test_the_card_form_keeps_the_vote_and_the_vote_keeps_the_cards(day, users):
     client = client_for(users["Anna"])
     vera, boris = seat(day, "Vera").pk, seat(day, "Boris").pk
-    client.post(veche_url(day), {"for": vera, "punishment": "jail"})
+    client.post(veche_url(day), {**at(day), "for": vera, "punishment": "jail"})
     interrogation = uid(day, "Anna", "interrogation")
-    response = client.post(f"/games/{day.pk}/fm/orders/", {"action": "submit", "hand": interrogation,
+    response = client.post(f"/games/{day.pk}/fm/orders/", {"action": "submit", "phase": open_phase(day).pk,
+                                                            "hand": interrogation,
                                                             f"target_{interrogation}": boris}, **HTMX)
     assert response.status_code == 200 and "Your order is saved" in response.content.decode()
     assert payload(day, "Anna") == {
@@ -341,11 +347,11 @@ def test_the_card_form_keeps_the_vote_and_the_vote_keeps_the_cards(day, users):
     # The order panel tells the vote too.
     assert "Veche: for Vera (jail)" in element(page(client, day), "fm-orders")
     # Voting again keeps the cards.
-    client.post(veche_url(day), {"for": boris, "punishment": "execution"})
+    client.post(veche_url(day), {**at(day), "for": boris, "punishment": "execution"})
     assert payload(day, "Anna")["plays"][0]["card"] == "interrogation"
     assert payload(day, "Anna")["vote"] == {"for": boris, "punishment": "execution"}
     # Withdrawing the cards keeps the vote.
-    client.post(f"/games/{day.pk}/fm/orders/withdraw/")
+    client.post(f"/games/{day.pk}/fm/orders/withdraw/", {"phase": open_phase(day).pk})
     assert payload(day, "Anna") == {"vote": {"for": boris, "punishment": "execution"}}
 
 
@@ -355,16 +361,17 @@ def test_the_card_form_keeps_the_vote_and_the_vote_keeps_the_cards(day, users):
 def test_api_vote_and_take_it_back(day, users):
     client = client_for(users["Anna"])
     status, body = api(client, "post", f"/api/games/{day.pk}/veche/vote/",
-                       {"for": seat(day, "Vera").pk, "punishment": "jail"})
+                       {**at(day), "for": seat(day, "Vera").pk, "punishment": "jail"})
     assert status == 200 and body["tally"]["votes"] == [
         {"voter": "Anna", "for": "Vera", "punishment": "jail", "prosecutor_bonus": False, "strength": 2.0}]
-    status, body = api(client, "post", f"/api/games/{day.pk}/veche/vote/", {"for": "peace"})
+    status, body = api(client, "post", f"/api/games/{day.pk}/veche/vote/", {**at(day), "for": "peace"})
     assert status == 200 and body["tally"]["peace"] == 2.0
-    status, body = api(client, "post", f"/api/games/{day.pk}/veche/vote/", {"for": None})
+    status, body = api(client, "post", f"/api/games/{day.pk}/veche/vote/", {**at(day), "for": None})
     assert status == 200 and body["tally"]["cast"] == 0.0 and len(body["history"]) == 3
-    status, body = api(client, "post", f"/api/games/{day.pk}/veche/vote/", {"for": "nobody"})
+    status, body = api(client, "post", f"/api/games/{day.pk}/veche/vote/", {**at(day), "for": "nobody"})
     assert status == 400
-    assert api(client_for(None), "post", f"/api/games/{day.pk}/veche/vote/", {"for": "peace"})[0] in (401, 403)
+    anonymous = api(client_for(None), "post", f"/api/games/{day.pk}/veche/vote/", {**at(day), "for": "peace"})
+    assert anonymous[0] in (401, 403)
 
 
 # == resolution at the deadline ====================================================================================
@@ -415,5 +422,6 @@ def test_no_veche_before_day_1(frozen, master, users):
     assert response.status_code == 200 and "No Veche yet" in response.content.decode()
     status, body = api(client_for(None), "get", f"/api/games/{game.pk}/veche/")
     assert status == 404 and body["code"] == "not_found"
-    status, body = api(client_for(users["Anna"]), "post", f"/api/games/{game.pk}/veche/vote/", {"for": "peace"})
+    status, body = api(client_for(users["Anna"]), "post", f"/api/games/{game.pk}/veche/vote/",
+                       {**at(game), "for": "peace"})
     assert status == 409 and body["code"] == "state"

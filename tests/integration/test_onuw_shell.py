@@ -60,6 +60,7 @@ def radio_values(html: str, name: str) -> set[str]:
 
 
 def post_order(user, game, data) -> list[str]:
+    data = {"phase": open_phase(game).pk, **data}  # the form names its phase (a hidden input)
     response = client_for(user).post(reverse("onuw:order", args=[game.pk]), data, follow=True)
     assert response.status_code == 200
     return [str(m) for m in response.context["messages"]]

@@ -45,6 +45,8 @@ def page(client, game) -> str:
 
 
 def order(client, game, data) -> list[str]:
+    phase = Phase.objects.filter(game=game, status=Phase.Status.OPEN).first()
+    data = {"phase": phase.pk if phase else "", **data}  # the form names its phase (a hidden input)
     response = client.post(reverse("onuw:order", args=[game.pk]), data, follow=True)
     return [str(m) for m in response.context["messages"]]
 

@@ -19,6 +19,7 @@ STATUS_FOR_CODE = {
     "duplicate": status.HTTP_409_CONFLICT,
     "full": status.HTTP_409_CONFLICT,
     "conflict": status.HTTP_409_CONFLICT,
+    "stale": status.HTTP_409_CONFLICT,
     "not_allowed": status.HTTP_403_FORBIDDEN,
 }
 
@@ -52,12 +53,14 @@ def _raised_by_parser(exc: BaseException) -> bool:
 
 
 def exception_handler(exc, context):
-    """DRF exception handler: :class:`ServiceError` → 400/403/404/409 with field errors; Django
+    """DRF exception handler: :class:`ServiceError` → 400/403/404/409 with field errors (and its ``extra`` keys, e.g.
+    ``phase``/``open_phase`` of a ``stale`` order); Django
     ``ValidationError`` → 400; everything DRF knows keeps its status, with its detail under ``errors``."""
     if isinstance(exc, ServiceError):
         body = {"errors": exc.errors, "code": exc.code}
         if exc.details is not None:
             body["details"] = exc.details
+        body.update({k: v for k, v in exc.extra.items() if k not in body})
         return Response(body,
                         status=STATUS_FOR_CODE.get(exc.code, status.HTTP_400_BAD_REQUEST))
     if isinstance(exc, DjangoValidationError):

@@ -78,7 +78,19 @@ class OrderSerializer(serializers.ModelSerializer):
         fields = ["id", "phase", "seat", "version", "payload", "created_at"]
 
 
-class OrderSubmitSerializer(serializers.Serializer):
+class OrderTargetSerializer(serializers.Serializer):
+    """What every order write names: the phase it is for, and the order version it edits."""
+
+    phase = serializers.IntegerField(help_text=_(
+        "The id of the phase this is for (required). If that phase has ended, nothing is saved and the answer is "
+        "409 with code “stale”, “phase” and “open_phase” (the id of the phase open now, or null)."))
+    base_version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, help_text=_(
+        "The version of your order this one replaces, as you last read it (0: you had none). If your order has "
+        "changed since, nothing is saved and the answer is 409 with code “conflict” and “version”. Omitted or null: "
+        "no check."))
+
+
+class OrderSubmitSerializer(OrderTargetSerializer):
     payload = serializers.JSONField(help_text=_("The order, in the module's shape (a JSON object)."))
 
     def validate_payload(self, value):

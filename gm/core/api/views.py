@@ -12,7 +12,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from .. import services, visibility
-from ..models import Game, Phase
+from ..models import Game
 from . import serializers as s
 
 
@@ -84,21 +84,29 @@ class GameViewSet(viewsets.GenericViewSet):
     @extend_schema(methods=["POST"], request=s.OrderSubmitSerializer, responses={201: s.OrderSerializer})
     @action(detail=True, methods=["get", "post"])
     def orders(self, request, pk=None):
-        """GET: order versions the viewer may see. POST: a new version of the caller's order for the open phase."""
+        """GET: order versions the viewer may see. POST: a new version of the caller's order for the phase the body
+        names (``phase``, required; 409 ``stale`` with ``open_phase`` when that phase has ended)."""
         game = self._game()
         if request.method == "GET":
             return self._paged(visibility.orders(self._viewer(game)), s.OrderSerializer)
         data = s.OrderSubmitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        order = services.order_submit(
-            phase=self._open_phase(game), user=request.user, payload=data.validated_data["payload"]
-        )
+        values = data.validated_data
+        order = services.order_submit(phase=services.phase_named(game=game, phase_id=values["phase"]),
+                                      user=request.user, payload=values["payload"],
+                                      base_version=values["base_version"])
         return Response(s.OrderSerializer(order).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={201: s.OrderSerializer})
+    @extend_schema(request=s.OrderTargetSerializer, responses={201: s.OrderSerializer})
     @action(detail=True, methods=["post"], url_path="orders/withdraw")
     def orders_withdraw(self, request, pk=None):
-        order = services.order_withdraw(phase=self._open_phase(self._game()), user=request.user)
+        """Withdraw the caller's order for the phase the body names (a new version with no payload)."""
+        game = self._game()
+        data = s.OrderTargetSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        order = services.order_withdraw(phase=services.phase_named(game=game, phase_id=values["phase"]),
+                                        user=request.user, base_version=values["base_version"])
         return Response(s.OrderSerializer(order).data, status=status.HTTP_201_CREATED)
 
     def _posts(self, viewer: visibility.Viewer, posts) -> list:
@@ -206,12 +214,6 @@ class GameViewSet(viewsets.GenericViewSet):
         data.is_valid(raise_exception=True)
         phase = services.phase_resolve_now(game=self._game(), actor=request.user, **data.validated_data)
         return Response(s.PhaseSerializer(phase).data)
-
-    def _open_phase(self, game: Game) -> Phase:
-        phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
-        if phase is None:
-            raise services.ServiceError(_("There is no open phase to give orders for."), code="state")
-        return phase
 
     def get_object(self):
         try:

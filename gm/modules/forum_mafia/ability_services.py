@@ -96,15 +96,16 @@ def _refusal(problems: Sequence[tuple[str, str, dict]], name: Callable[[str], st
     return ServiceError(errors, code=code, details=details)
 
 
-def _locked(game: Game, user, now) -> tuple[Phase, Game, list[Seat], Seat]:
+def _locked(game: Game, user, now, phase_id: int | None = None) -> tuple[Phase, Game, list[Seat], Seat]:
     """Lock the open night or day of ``game`` (phase and game rows), then every seat in ring order; return the phase,
-    the fresh game, the seats and ``user``'s own living seat."""
+    the fresh game, the seats and ``user``'s own living seat. ``phase_id``: the phase the request was made for
+    (``stale`` when it has ended, the core's check)."""
     if game.module != MODULE:
         raise ServiceError(_("This is not a forum Mafia game."), code="not_allowed")
     if not user or not user.is_authenticated:
         raise ServiceError(_("Log in first."), code="forbidden")
     closed = _("Abilities are used and decks rebuilt during a night or a day (FM-4.7, FM-8); none is open now.")
-    phase = core.phase_accepting_for_update(game=game, now=now, wrong_stage=closed)
+    phase = core.phase_accepting_for_update(game=game, now=now, wrong_stage=closed, phase_id=phase_id)
     game = phase.game
     if game.status != Game.Status.RUNNING or phase.kind not in (engine.NIGHT, engine.DAY):
         raise ServiceError(closed, code="state")
@@ -173,8 +174,12 @@ def _write(*, game: Game, phase: Phase, seats: list[Seat], seat: Seat, result: a
     return AbilityResult(seat=seat, entries=entries, finished=outcome is not None)
 
 
-def ability_use(*, game: Game, user, payload: Any, clock: Clock = timezone.now) -> AbilityResult:
+def ability_use(*, game: Game, user, payload: Any, phase_id: int | None, clock: Clock = timezone.now) -> AbilityResult:
     """Use an instant ability now, outside orders (FM-3.3, FM-8), during an open night or day.
+
+    ``phase_id`` is the phase the form or API body was made for: once that phase has ended the use is refused
+    (``stale``, naming it and the phase open now) and nothing changes. ``None`` only for trusted callers that act in
+    whatever phase is open (none does today; the scenario runner passes the phase it plays).
 
     ``payload`` (the engine's shape, :func:`.abilities.apply_instant`): the maniac's swap ``{"ability": "maniac",
     "mode": "swap", "hand_card": uid|slug, "sleeve_card": uid|slug}`` (any number of times; the cards change
@@ -191,7 +196,7 @@ def ability_use(*, game: Game, user, payload: Any, clock: Clock = timezone.now) 
         raise ServiceError({"payload": [_("An ability is given as a JSON object.")]})
     with transaction.atomic():
         now = clock()
-        phase, game, seats, seat = _locked(game, user, now)
+        phase, game, seats, seat = _locked(game, user, now, phase_id)
         collection = resolution.game_collection(game.state)
         rng, seq = _rng(game, phase)
         result = abilities.apply_instant(state=game.state, phase=_phase_info(phase), seat=core.seat_info(seat),

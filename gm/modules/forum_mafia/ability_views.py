@@ -156,7 +156,9 @@ def use(request, pk: int):
     ended."""
     game = _game(request, pk)
     try:
-        result = ability_services.ability_use(game=game, user=request.user, payload=_payload(request.POST))
+        result = ability_services.ability_use(game=game, user=request.user, payload=_payload(request.POST),
+                                              phase_id=services.phase_named(
+                                                  game=game, phase_id=request.POST.get("phase"), current=False).pk)
     except ServiceError as exc:
         problems = [m for msgs in exc.errors.values() for m in msgs]
         if request.htmx:
@@ -225,7 +227,11 @@ def rebuild(request, pk: int):
 
 
 class FmAbilityUseSerializer(serializers.Serializer):
-    """An instant ability (FM-3.3, FM-8)."""
+    """An instant ability (FM-3.3, FM-8), in the phase it names."""
+
+    phase = serializers.IntegerField(help_text=gettext_lazy(
+        "The id of the night or day this is for (required). If it has ended, nothing changes and the answer is 409 "
+        "with code “stale”, “phase” and “open_phase”."))
 
     ability = serializers.ChoiceField(choices=["maniac", "joker", "looter", "geek"],
                                       help_text=gettext_lazy("The role slug of the ability."))
@@ -266,9 +272,10 @@ def _result(request, game: Game, result: ability_services.AbilityResult) -> Resp
 
 class AbilityUseView(APIView):
     """``POST /api/games/<id>/abilities/``: use an instant ability now (the maniac's swap, the joker's mapping, the
-    looter's copies, the geek's card). Errors: 400 ``invalid`` (the engine's reasons with rule IDs, ``details``
-    structured), 403 ``not_allowed`` (not your ability, spent, dead or left) / ``forbidden`` (no seat), 409
-    ``state``/``late`` (no night or day open)."""
+    looter's copies, the geek's card) in the phase the body names (``phase``, required). Errors: 400 ``invalid``
+    (the engine's reasons with rule IDs, ``details`` structured), 403 ``not_allowed`` (not your ability, spent, dead
+    or left) / ``forbidden`` (no seat), 409 ``state``/``late`` (no night or day open), ``stale`` (with
+    ``open_phase``) when the named phase has ended."""
 
     permission_classes = [permissions.IsAuthenticated]
 
@@ -279,7 +286,10 @@ class AbilityUseView(APIView):
         data = FmAbilityUseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         payload = dict(data.validated_data)
-        result = ability_services.ability_use(game=game, user=request.user, payload=payload)
+        phase_id = payload.pop("phase")
+        result = ability_services.ability_use(game=game, user=request.user, payload=payload,
+                                              phase_id=services.phase_named(game=game, phase_id=phase_id,
+                                                                                 current=False).pk)
         return _result(request, game, result)
 
 

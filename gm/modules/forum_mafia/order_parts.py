@@ -51,14 +51,20 @@ def merge_parts(base: Mapping[str, Any], parts: Mapping[str, Any]) -> dict:
     return payload
 
 
-def order_parts_submit(*, phase: Phase, user, parts: Mapping[str, Any], clock: Clock = timezone.now) -> Order:
+def order_parts_submit(*, phase: Phase, user, parts: Mapping[str, Any], base_version: int | None = None,
+                       clock: Clock = timezone.now) -> Order:
     """Store a new version of ``user``'s order for ``phase`` (FM-5.6) equal to his latest payload with ``parts``
     replaced (``{"plays": [...], "discard": None}``: ``None`` removes a part; parts not named are kept, so saving the
     cards keeps the FM-7 vote and the FM-9.3 room proposals, and voting keeps the cards).
 
-    Raises :class:`~gm.core.services.ServiceError` as ``order_submit`` does (``late`` after the deadline,
-    ``not_allowed`` for a dead or out-of-turn seat, ``forbidden`` without a seat, ``invalid`` with the engine's
-    reasons for the whole order); nothing is stored then."""
+    ``phase`` is the phase the form or API body named: one that has ended is refused (``stale``, the core's
+    check). ``base_version`` is the order version the panel was showing (0: none; ``None``: no check): a later
+    version is fine when it changed only other panels' parts (a vote cast since the card form was loaded), and a
+    ``conflict`` when it changed any of ``parts`` (the same panel saved elsewhere, e.g. in another tab).
+
+    Raises :class:`~gm.core.services.ServiceError` as ``order_submit`` does (``stale`` for an ended phase, ``late``
+    after the deadline, ``not_allowed`` for a dead or out-of-turn seat, ``forbidden`` without a seat, ``conflict``,
+    ``invalid`` with the engine's reasons for the whole order); nothing is stored then."""
     if not isinstance(parts, Mapping) or not all(isinstance(k, str) for k in parts):
         raise core.ServiceError({"payload": [_("Order parts are named by strings.")]})
     if not user or not user.is_authenticated:
@@ -66,12 +72,32 @@ def order_parts_submit(*, phase: Phase, user, parts: Mapping[str, Any], clock: C
     with transaction.atomic():
         phase = Phase.objects.select_for_update().select_related("game").get(pk=phase.pk)
         seat = Seat.objects.filter(game_id=phase.game_id, user=user).first()
-        payload = merge_parts(latest_payload(phase, seat), parts)
-        return core.order_submit(phase=phase, user=user, payload=payload, clock=clock)
+        base = latest_payload(phase, seat)
+        payload = merge_parts(base, parts)
+        return core.order_submit(phase=phase, user=user, payload=payload, clock=clock,
+                                 base_version=_edited_version(phase, seat, base_version, base, parts))
 
 
-def order_part_submit(*, phase: Phase, user, key: str, value: Any, clock: Clock = timezone.now) -> Order:
+def _edited_version(phase: Phase, seat: Seat | None, base_version: int | None, latest: Mapping[str, Any],
+                    parts: Mapping[str, Any]) -> int | None:
+    """The version to hand the core's ``base_version`` check: the latest one when only other parts changed since
+    ``base_version`` (so the check passes), else ``base_version`` itself (the core refuses it as a ``conflict``)."""
+    if base_version is None or seat is None:
+        return base_version
+    rows = dict(Order.objects.filter(phase_id=phase.pk, seat_id=seat.pk).values_list("version", "payload"))
+    newest = max(rows, default=0)
+    if base_version == newest or (base_version != 0 and base_version not in rows):
+        return base_version
+    edited = rows.get(base_version)
+    edited = edited if isinstance(edited, Mapping) else {}
+    if all(edited.get(part) == latest.get(part) for part in parts):
+        return newest
+    return base_version
+
+
+def order_part_submit(*, phase: Phase, user, key: str, value: Any, base_version: int | None = None,
+                      clock: Clock = timezone.now) -> Order:
     """Store a new version of ``user``'s order for ``phase`` equal to his latest payload with the one top-level part
     ``key`` (``"vote"``, ``"rooms"``, ``"plays"``…) replaced by ``value`` (``None`` removes it). See
-    :func:`order_parts_submit` for the errors; nothing is stored on error."""
-    return order_parts_submit(phase=phase, user=user, parts={key: value}, clock=clock)
+    :func:`order_parts_submit` for ``base_version`` and the errors; nothing is stored on error."""
+    return order_parts_submit(phase=phase, user=user, parts={key: value}, base_version=base_version, clock=clock)

@@ -32,6 +32,7 @@ from cards.containers import Containers
 from cards.services import card_namer, collection_for_game
 from gm.core import page_memo, services, visibility
 from gm.core.engine import PhaseInfo
+from gm.core.forms import posted_version
 from gm.core.models import Game, GroupMembership, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
 
@@ -213,14 +214,16 @@ def _own_cards(seat) -> dict[int, str]:
 
 
 def order_panel(*, game: Game, viewer: visibility.Viewer, form: OrderForm | None = None, notice: str = "",
-                full_page: bool = False) -> dict:
+                error: str = "", full_page: bool = False) -> dict:
     """Everything ``_orders.html`` shows to ``viewer``: the order form built from his ``order_options`` (the
     bound ``form`` after a POST, else one showing his current order), his current order and its versions, in
-    readable sentences. ``{"closed": message}`` when he can't order now (see :func:`_ordering_phase`)."""
+    readable sentences, and what the forms name: ``phase_id`` and ``base_version`` (the order version they edit: the
+    latest, 0 for none, or the one a re-rendered bound ``form`` was posted with). ``notice``/``error``: the outcome
+    of the last action. ``{"closed": message}`` when he can't order now (see :func:`_ordering_phase`)."""
     try:
         phase = _ordering_phase(game, viewer)
     except ServiceError as exc:
-        return {"closed": str(exc), "notice": notice, "game": game, "full_page": full_page}
+        return {"closed": str(exc), "notice": notice, "error": error, "game": game, "full_page": full_page}
     seat = viewer.seat
     options = form.options if form is not None else order_options_for(game=game, viewer=viewer, phase=phase)
     versions = page_memo.own_orders(viewer, phase)
@@ -242,11 +245,15 @@ def order_panel(*, game: Game, viewer: visibility.Viewer, form: OrderForm | None
     rows = [_card_row(card, form, picked, options, collection, name, language) for card in options.get("cards", [])]
     mode = form.current_mode()
     discard_values = set(picked["discard"])
+    latest = versions[-1].version if versions else 0
     return {
         "game": game,
         "phase": phase,
+        "phase_id": phase.pk,
+        "base_version": posted_version(form.data) if form.is_bound else latest,
         "full_page": full_page,
         "notice": notice,
+        "error": error,
         "can_order": bool(options.get("can_order")),
         "why_not": options.get("why_not", ""),
         "form_errors": form.non_field_errors() if form.is_bound else [],
@@ -536,16 +543,23 @@ def orders(request, pk: int):
     """The order form (FM-5). GET: the form (the htmx partial, or a page of its own without htmx). POST with
     ``action=submit``: store a new version through ``services.order_submit`` (then back to the game page, or the
     re-rendered partial under htmx); refused, the form comes back with every reason next to its input (status 400
-    without htmx). POST without ``action`` (htmx, a card was picked): re-render the form with the inputs it needs."""
+    without htmx). POST without ``action`` (htmx, a card was picked): re-render the form with the inputs it needs.
+
+    Every POST names the phase the form was made for (hidden ``phase``) and the order version it edits (hidden
+    ``version``): a form left open over a resolution is refused with the core's ``stale`` message naming both
+    phases (nothing is saved) and the panel of the phase open now comes back."""
     game = _game(request, pk)
     viewer = visibility.viewer_for(request.user, game)
     if request.method == "GET":
         return _render(request, order_panel(game=game, viewer=viewer))
     try:
+        named = services.phase_named(game=game, phase_id=request.POST.get("phase"))
         phase = _ordering_phase(game, viewer)
+        if named.pk != phase.pk:
+            raise ServiceError(_("No night or day is open for orders now."), code="state")
     except ServiceError as exc:
         if request.htmx:
-            return _render(request, order_panel(game=game, viewer=viewer))
+            return _render(request, order_panel(game=game, viewer=viewer, error=str(exc)))
         _flash(request, exc)
         return _back(game)
     form = OrderForm(request.POST, options=order_options_for(game=game, viewer=viewer, phase=phase))
@@ -556,9 +570,14 @@ def orders(request, pk: int):
         payload = form.payload()
         try:
             # Only the card parts are the form's: the Veche vote (FM-7) and room proposals (FM-9.3) stay.
-            order_parts_submit(phase=phase, user=request.user,
+            order_parts_submit(phase=named, user=request.user, base_version=posted_version(request.POST),
                                parts={part: payload.get(part) for part in CARD_PARTS})
         except ServiceError as exc:
+            if exc.code in ("stale", "conflict"):  # the form is out of date: the current one, with the reason
+                if request.htmx:
+                    return _render(request, order_panel(game=game, viewer=viewer, error=str(exc)))
+                _flash(request, exc)
+                return _back(game)
             form.add_service_errors(exc.errors)
         else:
             notice = _("Your order is saved. You can change it until the deadline.")
@@ -577,35 +596,36 @@ def orders(request, pk: int):
 def withdraw(request, pk: int):
     """Withdraw the current card order (FM-5.6: a new version; the earlier ones stay in the history). The parts
     other panels own — the Veche vote (FM-7), room proposals (FM-9.3) — stay: the new version keeps them without the
-    cards. With nothing else in the order it is a withdrawal (a version with no payload)."""
+    cards. With nothing else in the order it is a withdrawal (a version with no payload). The form names its phase
+    and the order version it withdraws (hidden ``phase``, ``version``): for a phase that has ended nothing changes
+    (the core's ``stale`` refusal)."""
     game = _game(request, pk)
-    phase = open_order_phase(game)
     try:
-        if phase is None:
-            raise ServiceError(_("No night or day is open for orders now."), code="state")
-        _withdraw_cards(phase, request.user)
+        phase = services.phase_named(game=game, phase_id=request.POST.get("phase"))
+        _withdraw_cards(phase, request.user, base_version=posted_version(request.POST))
     except ServiceError as exc:
         notice, ok = str(exc), False
     else:
         notice, ok = _("Your order was withdrawn."), True
     if request.htmx:
         viewer = visibility.viewer_for(request.user, game)
-        return render(request, "forum_mafia/_orders.html",
-                      {"o": order_panel(game=game, viewer=viewer, notice=notice), "game": game})
+        panel = order_panel(game=game, viewer=viewer, notice=notice) if ok else \
+            order_panel(game=game, viewer=viewer, error=notice)
+        return render(request, "forum_mafia/_orders.html", {"o": panel, "game": game})
     (messages.success if ok else messages.error)(request, notice)
     return _back(game)
 
 
-def _withdraw_cards(phase: Phase, user) -> None:
-    """The card parts out of ``user``'s order (see :func:`withdraw`)."""
+def _withdraw_cards(phase: Phase, user, *, base_version: int | None = None) -> None:
+    """The card parts out of ``user``'s order for ``phase`` (see :func:`withdraw`)."""
     seat = Seat.objects.filter(game_id=phase.game_id, user=user).first() if user.is_authenticated else None
     current = latest_payload(phase, seat)
     if any(current.get(part) is not None for part in OTHER_PARTS):
         if not any(current.get(part) for part in CARD_PARTS):
             raise ServiceError(_("You have no cards in your order to withdraw."), code="not_found")
-        order_parts_submit(phase=phase, user=user, parts=dict.fromkeys(CARD_PARTS))
+        order_parts_submit(phase=phase, user=user, parts=dict.fromkeys(CARD_PARTS), base_version=base_version)
     else:
-        services.order_withdraw(phase=phase, user=user)
+        services.order_withdraw(phase=phase, user=user, base_version=base_version)
 
 
 # == API ============================================================================================================
@@ -677,6 +697,8 @@ class FmAbilityOptionSerializer(serializers.Serializer):
 class FmOrderOptionsSerializer(serializers.Serializer):
     """What the caller may order now (FM-5): the shape of ``resolution.order_options``."""
 
+    phase = serializers.IntegerField(help_text=gettext_lazy(
+        "The id of the night or day these options are for: name it as “phase” in the order you send."))
     can_order = serializers.BooleanField()
     why_not = serializers.CharField(allow_blank=True)
     cards = FmOrderCardSerializer(many=True)
@@ -705,5 +727,6 @@ class OrderOptionsView(APIView):
         viewer = visibility.viewer_for(request.user, game)
         phase = _ordering_phase(game, viewer)
         # Through the declared serializer: only the documented fields go out, whatever the engine adds later.
-        return Response(FmOrderOptionsSerializer(order_options_for(game=game, viewer=viewer, phase=phase)).data)
+        options = {**order_options_for(game=game, viewer=viewer, phase=phase), "phase": phase.pk}
+        return Response(FmOrderOptionsSerializer(options).data)
 

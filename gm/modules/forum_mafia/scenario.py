@@ -460,7 +460,7 @@ class _Runner:
         for line in step.orders:
             if line.kind == "instant":
                 try:
-                    ability_use(game=self.game, user=self.seats[line.player].user,
+                    ability_use(game=self.game, user=self.seats[line.player].user, phase_id=phase.pk,
                                 payload=line.fragment(self.seat_ids), clock=lambda: phase.opens_at)
                 except ServiceError as exc:
                     refused.append({"player": line.player, **line.label, "reason": "submission",

@@ -411,19 +411,24 @@ def own_signup(game: Game, user) -> Signup | None:
 
 
 def vote_submit(*, phase, user, target: int | None, punishment: str | None = "execution",
-                prosecutor_bonus: bool = False, keep: Any = None, clock: Clock = timezone.now):
+                prosecutor_bonus: bool = False, keep: Any = None, base_version: int | None = None,
+                clock: Clock = timezone.now):
     """Vote in the Veche (FM-7.1–7.3, FM-7.5, FM-7.6): a new version of ``user``'s order for the day ``phase`` with
     its ``vote`` part replaced (``order_parts.order_part_submit``; the cards and room proposals of the order stay).
 
+    ``phase`` is the day the vote form or API body named (a day that has ended is refused, ``stale``).
     ``target``: the seat id voted for, or ``None`` for peace (FM-7.1); ``punishment``: ``execution`` or ``jail``
     (FM-7.2; a vote for peace carries none, it counts only among votes for characters); ``prosecutor_bonus``: the
     ``prosecutor``'s one-time +2 declared with this vote (FM-7.3); ``keep``: the Sleeve card (uid or slug) a
-    ``maniac`` keeps if he is jailed (FM-7.5). Votes change until the deadline; the last version counts (FM-5.6).
+    ``maniac`` keeps if he is jailed (FM-7.5); ``base_version``: the order version the form showed (a vote changed
+    elsewhere since is a ``conflict``; ``None``: no check). Votes change until the deadline; the last version counts
+    (FM-5.6).
 
-    Raises :class:`ServiceError`: ``late`` after the deadline (the core's check, nothing changes), ``not_allowed``
-    for a dead character (FM-6.2), ``forbidden`` without a seat, ``invalid`` with the engine's reasons (a dead or
-    unknown target, the sociopath on Day 1, a bonus that isn't his or is spent, a night…). Nothing is stored on
-    error."""
+    Raises :class:`ServiceError`: ``stale`` for a day that has ended ("Day 1 has ended; Night 2 is open now — your
+    vote was not saved"), ``late`` after the deadline (the core's check, nothing changes), ``not_allowed`` for a
+    dead character (FM-6.2), ``forbidden`` without a seat, ``conflict``, ``invalid`` with the engine's reasons (a
+    dead or unknown target, the sociopath on Day 1, a bonus that isn't his or is spent, a night…). Nothing is
+    stored on error."""
     if user is not None and user.is_authenticated:
         seat = Seat.objects.filter(game_id=phase.game_id, user=user).first()
         if seat is not None and not seat.alive:
@@ -435,13 +440,27 @@ def vote_submit(*, phase, user, target: int | None, punishment: str | None = "ex
         vote["prosecutor_bonus"] = True
     if keep is not None:
         vote["keep"] = keep
-    return order_part_submit(phase=phase, user=user, key="vote", value=vote, clock=clock)
+    return _vote_part(phase=phase, user=user, value=vote, base_version=base_version, clock=clock)
 
 
-def vote_withdraw(*, phase, user, clock: Clock = timezone.now):
+def vote_withdraw(*, phase, user, base_version: int | None = None, clock: Clock = timezone.now):
     """Take back ``user``'s Veche vote (FM-7.1): a new version of his order without the ``vote`` part (his cards
     and room proposals stay). Errors as :func:`vote_submit`; ``not_found`` when he has no vote."""
     seat = Seat.objects.filter(game_id=phase.game_id, user=user).first() if user and user.is_authenticated else None
     if seat is not None and latest_payload(phase, seat).get("vote") is None:
+        if phase.status != phase.Status.OPEN:  # a day that has ended: say so rather than "you have not voted"
+            raise core.stale_refusal(phase, subject="vote")
         raise ServiceError(_("You have not voted."), code="not_found")
-    return order_part_submit(phase=phase, user=user, key="vote", value=None, clock=clock)
+    return _vote_part(phase=phase, user=user, value=None, base_version=base_version, clock=clock)
+
+
+def _vote_part(*, phase, user, value, base_version: int | None, clock: Clock):
+    """The ``vote`` part of ``user``'s order through ``order_part_submit``; the core's ``stale`` refusal is
+    re-worded for a vote (same code and ``extra``)."""
+    try:
+        return order_part_submit(phase=phase, user=user, key="vote", value=value, base_version=base_version,
+                                 clock=clock)
+    except ServiceError as exc:
+        if exc.code == "stale":
+            raise core.stale_refusal(phase, subject="vote") from None
+        raise

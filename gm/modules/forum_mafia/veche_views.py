@@ -41,7 +41,10 @@ from rest_framework.views import APIView
 from cards.containers import Containers
 from cards.services import card_namer, collection_for_game
 from gm.core import page_memo, visibility
+from gm.core import services as core_services
+from gm.core.api.serializers import OrderTargetSerializer
 from gm.core.engine import SeatInfo
+from gm.core.forms import posted_version
 from gm.core.models import Game, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
 
@@ -227,11 +230,12 @@ def parse_at(raw: str | None) -> datetime | None:
     return moment
 
 
-def _voting_phase(game: Game) -> Phase:
-    """The day the Veche votes in now: the game's unresolved phase if it is a day (its deadline is the core's
-    check). :class:`ServiceError` ``state`` otherwise."""
-    phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
-    if game.is_over or phase is None or phase.kind != engine.DAY:
+def _voting_phase(game: Game, phase_id: Any) -> Phase:
+    """The day a vote form or API body names (``phase_id``; ``services.phase_named``: ``invalid`` when missing or
+    unknown, ``stale`` — "Day 1 has ended; Night 2 is open now — your vote was not saved" — when it has ended; the
+    deadline is the core's check). :class:`ServiceError` ``state`` when it is not a day of a running game."""
+    phase = core_services.phase_named(game=game, phase_id=phase_id, subject="vote")
+    if game.is_over or phase.kind != engine.DAY:
         raise ServiceError(_("No day is open: the Veche votes by day (FM-7.1)."), code="state")
     return phase
 
@@ -294,6 +298,7 @@ def veche_panel(*, game: Game, viewer: visibility.Viewer, at: datetime | None = 
         panel["current"] = describe_vote(own, names) if own else None
         if accepting and not abilities.has_left(game.state.get("fm") or {}, seat.pk):
             panel["form"] = _vote_form(game, phase, seat, own)
+            panel["form"]["version"] = versions[-1].version if versions else 0
         else:
             panel["closed"] = _("The deadline has passed: the count is final.")
     elif seat is not None and not seat.alive and count["open"]:
@@ -357,9 +362,10 @@ def panel(request, pk: int):
         return redirect_to_login(request.get_full_path())
     post = request.POST
     try:
-        phase = _voting_phase(game)
+        phase = _voting_phase(game, post.get("phase"))
+        base_version = posted_version(post)
         if post.get("action") == "withdraw":
-            services.vote_withdraw(phase=phase, user=request.user)
+            services.vote_withdraw(phase=phase, user=request.user, base_version=base_version)
             notice = _("Your vote is taken back.")
         else:
             target = post.get("for", "")
@@ -368,7 +374,8 @@ def panel(request, pk: int):
             services.vote_submit(
                 phase=phase, user=request.user, target=None if target == veche.PEACE else _int(target),
                 punishment=post.get("punishment") or veche.EXECUTION,
-                prosecutor_bonus=bool(post.get("prosecutor_bonus")), keep=_int(post.get("keep")))
+                prosecutor_bonus=bool(post.get("prosecutor_bonus")), keep=_int(post.get("keep")),
+                base_version=base_version)
             notice = _("Your vote is counted. You can change it until the deadline.")
     except ServiceError as exc:
         problems = [m for msgs in exc.errors.values() for m in msgs]
@@ -467,7 +474,7 @@ class VoteForField(serializers.Field):
         return value
 
 
-FmVoteRequestSerializer = type("FmVoteRequestSerializer", (serializers.Serializer,), {
+FmVoteRequestSerializer = type("FmVoteRequestSerializer", (OrderTargetSerializer,), {
     "__doc__": "A Veche vote (FM-7.1–7.3, FM-7.5).",
     "for": VoteForField(allow_null=True, help_text=gettext_lazy(
         "A living character's seat id, “peace”, or null to take the vote back.")),
@@ -513,9 +520,10 @@ class VecheView(APIView):
 class VecheVoteView(APIView):
     """``POST /api/games/<id>/veche/vote/``: vote in the open day (a new version of the caller's day order with its
     ``vote`` part replaced; the cards stay): ``for`` a seat id or ``"peace"`` (``null`` takes the vote back),
-    ``punishment``, ``prosecutor_bonus``, ``keep``. Returns the public Veche. Errors: 400 ``invalid`` (the engine's
-    reasons with rule IDs), 403 ``not_allowed`` (dead) / ``forbidden`` (no seat), 409 ``late`` after the deadline,
-    ``state`` when no day is open."""
+    ``punishment``, ``prosecutor_bonus``, ``keep``, and ``phase`` (the day's id, required) with ``base_version``.
+    Returns the public Veche. Errors: 400 ``invalid`` (the engine's reasons with rule IDs), 403 ``not_allowed``
+    (dead) / ``forbidden`` (no seat), 409 ``late`` after the deadline, ``stale`` (with ``open_phase``) when the
+    named day has ended, ``conflict`` when the order changed since ``base_version``, ``state`` when it is no day."""
 
     permission_classes = [permissions.IsAuthenticated]
 
@@ -525,13 +533,13 @@ class VecheVoteView(APIView):
         data = FmVoteRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        phase = _voting_phase(game)
+        phase = _voting_phase(game, values["phase"])
         target = values["for"]
         if target is None:
-            services.vote_withdraw(phase=phase, user=request.user)
+            services.vote_withdraw(phase=phase, user=request.user, base_version=values["base_version"])
         else:
             services.vote_submit(phase=phase, user=request.user, target=None if target == veche.PEACE else target,
                                  punishment=values["punishment"], prosecutor_bonus=values["prosecutor_bonus"],
-                                 keep=values["keep"])
+                                 keep=values["keep"], base_version=values["base_version"])
         phase.refresh_from_db()
         return Response(FmVecheSerializer(public_votes(phase)).data)

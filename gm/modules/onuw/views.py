@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from gm.core import services, visibility
+from gm.core.forms import posted_version
 from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
@@ -166,6 +167,8 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         if choice:
             current = (visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("-version").first())
             ctx["choice"] = choice
+            ctx["phase_id"] = phase.pk
+            ctx["version"] = current.version if current else 0
             ctx["form"] = ChoiceForm(choice=choice, seats=_seat_order(game), own=str(viewer.seat.pk),
                                      initial_payload=current.payload if current else None)
             ctx["current_order"] = current.payload if current and current.payload else None
@@ -185,18 +188,21 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
 @require_POST
 @login_required
 def order(request, pk: int):
-    """POST the viewer's order for the open phase (doppelganger copy, night action or day vote): the raw values go
-    to ``services.order_submit``; a refused order shows the engine's reasons and nothing is saved."""
+    """POST the viewer's order for the phase the form names (hidden ``phase``, and ``version``: the order version it
+    edits) — doppelganger copy, night action or day vote: the raw values go to ``services.order_submit``; a refused
+    order shows the engine's reasons (or, for a phase that has ended, the core's ``stale`` message naming both
+    phases) and nothing is saved."""
     game = visibility.game_or_404(request.user, pk, module="onuw")
-    phase = _open_phase(game)
     try:
-        if phase is None:
-            raise ServiceError(_("There is no open phase to give orders for."), code="state")
+        # The phase the form was made for (hidden ``phase``): a night form posted once the day is open saves nothing.
+        phase = services.phase_named(game=game, phase_id=request.POST.get("phase"))
+        base_version = posted_version(request.POST)
         if request.POST.get("withdraw"):
-            services.order_withdraw(phase=phase, user=request.user)
+            services.order_withdraw(phase=phase, user=request.user, base_version=base_version)
             messages.success(request, _("Your order was withdrawn."))
         else:
-            services.order_submit(phase=phase, user=request.user, payload=payload_from_post(request.POST))
+            services.order_submit(phase=phase, user=request.user, payload=payload_from_post(request.POST),
+                                  base_version=base_version)
             messages.success(request, _("Your order is saved. You can change it until the deadline."))
     except ServiceError as exc:
         for msgs in exc.errors.values():

@@ -281,10 +281,10 @@ def order_submit(people: People, procs, *, clients: int, requests_per_client: in
     with no_publish():
         for g in range(math.ceil(clients / 16)):
             users = people.users(16)
-            game, _phase = table.db_night(people.master, users, title=f"bench orders {g}")
+            game, night = table.db_night(people.master, users, title=f"bench orders {g}")
             given = table.orders([s.pk for s in game.seats.order_by("position")])
             for seat in game.seats.select_related("user").order_by("position"):
-                seats.append((game.pk, seat.user, given[seat.pk]))
+                seats.append((game.pk, seat.user, {"phase": night.pk, "payload": given[seat.pk]}))
     seats = seats[:clients]
     csrf = secrets.token_hex(16)  # an unmasked 32-character secret: the cookie and the header carry the same value
     jobs = [(game_id, login_session(user), payload) for game_id, user, payload in seats]
@@ -318,7 +318,7 @@ def order_submit(people: People, procs, *, clients: int, requests_per_client: in
 
         def client(index: int, game_id: int, session_key: str, payload: dict) -> None:
             rng = random.Random(index)
-            path, body = f"/api/games/{game_id}/orders/", json.dumps({"payload": payload})
+            path, body = f"/api/games/{game_id}/orders/", json.dumps(payload)  # the phase and the payload
             headers = {"Content-Type": "application/json", "X-CSRFToken": csrf,
                        "Cookie": f"{settings.SESSION_COOKIE_NAME}={session_key}; {settings.CSRF_COOKIE_NAME}={csrf}"}
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)

@@ -220,15 +220,15 @@ class Bot:
         return options if ok else {}
 
     # -- nights and days (FM-5, FM-7) ------------------------------------------------------------------------
-    def play_phase(self, *, kind: str, ordinal: int, deadline: float) -> None:
-        """One night or day of a living bot: maybe nothing, maybe too late, maybe an illegal order first; then a
-        random legal order (and by day a vote), perhaps changed later."""
+    def play_phase(self, *, kind: str, ordinal: int, deadline: float, phase_id: int) -> None:
+        """One night or day (``phase_id``, named in every order and vote) of a living bot: maybe nothing, maybe too
+        late, maybe an illegal order first; then a random legal order (and by day a vote), perhaps changed later."""
         self._sleep_into(deadline, 0.25)
         if self.chance("miss"):
             self.tally.count("missed phase")
             return
         if self.chance("late"):
-            self._late_order(ordinal, deadline)
+            self._late_order(ordinal, deadline, phase_id)
             return
         ok, options = self.attempt("order options", "GET", "/api/games/<id>/order-options/")
         if not ok:
@@ -249,37 +249,37 @@ class Bot:
                 if kind == "day" and self.rng.random() < 0.5:
                     self._vote(options, what="changed vote")
 
-    def _late_order(self, ordinal: int, deadline: float) -> None:
-        """An order sent just after the deadline (FM-1.3): refused as ``late`` while the phase waits for its
-        resolution; once it is resolved, the order is for the next phase — never for the phase that is over."""
+    def _late_order(self, ordinal: int, deadline: float, phase_id: int) -> None:
+        """An order for phase ``phase_id`` sent just after its deadline (FM-1.3): refused as ``late`` while the
+        phase waits for its resolution, as ``stale`` once it is resolved — never stored, for it or the next phase."""
         self._sleep_until(deadline + 0.01)
-        status, body = self.call("POST", "/api/games/<id>/orders/", {"payload": {}})
+        status, body = self.call("POST", "/api/games/<id>/orders/", {"phase": phase_id, "payload": {}})
         if status < 300:
-            if body.get("phase") == ordinal:
-                self.tally.fail(f"{self.name}: an order after the deadline was accepted for phase {ordinal}")
-            else:
-                self.tally.count("late order (went to the next phase)")
+            self.tally.fail(f"{self.name}: an order after the deadline of phase {ordinal} was accepted "
+                            f"(for phase {body.get('phase')})")
             return
         self.tally.refusal(deliberate=True, what="late order", status=status, body=body)
         if not messages(body):
             self.tally.fail(f"{self.name}: late order refused ({status}) without a reason")
 
-    def try_while_dead(self) -> None:
-        """A dead character's order: refused (FM-6.2)."""
-        self.expect_refusal("order while dead", "POST", "/api/games/<id>/orders/", {"payload": {}})
+    def try_while_dead(self, phase_id: int) -> None:
+        """A dead character's order for the open phase ``phase_id``: refused (FM-6.2)."""
+        self.expect_refusal("order while dead", "POST", "/api/games/<id>/orders/", {"phase": phase_id, "payload": {}})
 
     def _order(self, options: dict, kind: str, what: str = "order") -> None:
         payload = choose_order(options, kind, self.rng, self.colours)
-        ok, body = self.attempt(what, "POST", "/api/games/<id>/orders/", {"payload": payload})
+        phase = options.get("phase")
+        ok, body = self.attempt(what, "POST", "/api/games/<id>/orders/", {"phase": phase, "payload": payload})
         if not ok and payload.get("plays") and len(payload["plays"]) > 1:
             # A combination order-options can't judge (prices paid from the same Sleeve): one card only.
-            self.attempt(what + " (retry)", "POST", "/api/games/<id>/orders/", {"payload": {"plays":
-                                                                                           payload["plays"][:1]}})
+            self.attempt(what + " (retry)", "POST", "/api/games/<id>/orders/",
+                         {"phase": phase, "payload": {"plays": payload["plays"][:1]}})
 
     def _vote(self, options: dict, what: str = "vote") -> None:
         choices: list[Any] = [t["id"] for t in options.get("targets", [])] + ["peace"]
         target = self.rng.choice(choices)
-        vote = {"for": target, "punishment": "jail" if self.rng.random() < 0.3 else "execution"}
+        vote = {"phase": options.get("phase"), "for": target,
+                "punishment": "jail" if self.rng.random() < 0.3 else "execution"}
         self.attempt(what, "POST", "/api/games/<id>/veche/vote/", vote)
 
     def _illegal(self, options: dict, kind: str) -> None:
@@ -300,12 +300,14 @@ class Bot:
         if len(hand) >= 2:
             menu.append(("order: two Hand plays", {"plays": [_play(c, options, self.rng) for c in hand[:2]]}))
         if kind == "day":
-            menu.append(("vote: no such character", {"for": 99_999_999, "punishment": "execution"}))
+            menu.append(("vote: no such character", {"phase": options.get("phase"), "for": 99_999_999,
+                                                      "punishment": "execution"}))
         what, body = self.rng.choice(menu)
         if what.startswith("vote"):
             self.expect_refusal(what, "POST", "/api/games/<id>/veche/vote/", body)
         else:
-            self.expect_refusal(what, "POST", "/api/games/<id>/orders/", {"payload": body})
+            self.expect_refusal(what, "POST", "/api/games/<id>/orders/", {"phase": options.get("phase"),
+                                                                          "payload": body})
 
     # -- time ------------------------------------------------------------------------------------------------
     def _sleep_into(self, deadline: float, share: float) -> None:

@@ -276,11 +276,11 @@ def _dispatch(pool, bots: list[Bot], game, phase, due: float, rng: random.Random
         return [pool.submit(bot.build_deck, due) for bot in bots]
     if phase.kind not in ("night", "day"):
         return []
-    futures = [pool.submit(bot.play_phase, kind=phase.kind, ordinal=phase.ordinal, deadline=due)
+    futures = [pool.submit(bot.play_phase, kind=phase.kind, ordinal=phase.ordinal, deadline=due, phase_id=phase.pk)
                for bot in bots if alive.get(bot.seat_id)]
     dead = [bot for bot in bots if bot.seat_id in alive and not alive[bot.seat_id]]
     if dead and rng.random() < CHANCES["dead_tries"]:
-        futures.append(pool.submit(rng.choice(dead).try_while_dead))
+        futures.append(pool.submit(rng.choice(dead).try_while_dead, phase.pk))
     return futures
 
 
