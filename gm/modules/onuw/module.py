@@ -41,6 +41,18 @@ ROLE_NAMES = {
     "doppelganger": _("Doppelganger"),
 }
 TEAM_NAMES = {"village": _("village"), "werewolf": _("werewolves"), "tanner": _("tanner")}
+#: How each team wins (ON-9–ON-12), for the player's card.
+VILLAGE_WIN = _("Village team: you win if at least one werewolf dies, or, when no player is a werewolf, if nobody "
+                "dies.")
+WIN_TEXTS = {
+    "werewolf": _("Werewolf team: you win if no werewolf dies — unless the tanner dies."),
+    "minion": _("Werewolf team: you win if no werewolf dies, even if you die — unless the tanner dies. If no player "
+                "is a werewolf, you win if someone other than you dies."),
+    "tanner": _("You are on no team: you win only if you die."),
+}
+#: ON-5: the card that counts is the one in front of the player at the end of the night.
+FINAL_CARD_NOTE = _("Your team is that of the card in front of you at the end of the night, which may have been "
+                    "swapped.")
 CENTER_NAMES = {"center1": _("center card 1"), "center2": _("center card 2"), "center3": _("center card 3")}
 
 MESSAGES = {
@@ -102,6 +114,12 @@ def card_text(card: str, as_role: str | None = None) -> str:
     if card == "doppelganger" and as_role and as_role != card:
         return f"{role_name(card)} ({role_name(as_role)})"
     return role_name(card)
+
+
+def win_text(role: str) -> str:
+    """How the holder of ``role`` wins (ON-9–ON-12) and that the final card decides (ON-5), in the active
+    language, for the player's card: werewolf, minion and tanner their own; every other role the village's."""
+    return f"{WIN_TEXTS.get(role, VILLAGE_WIN)} {FINAL_CARD_NOTE}"
 
 
 def dealt_and_final(dealt: str, copy: str | None, final: str, final_as: str | None) -> str:

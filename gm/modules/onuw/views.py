@@ -23,7 +23,7 @@ from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
 from . import engine
-from .module import CENTER_NAMES, TEAM_NAMES, card_text, dealt_and_final, result_word, role_name
+from .module import CENTER_NAMES, TEAM_NAMES, card_text, dealt_and_final, result_word, role_name, win_text
 
 #: The seer's center-card pairs as one choice each (ON-4.5), so the form can only offer legal looks.
 CENTER_PAIRS = (("center1", "center2"), ("center1", "center3"), ("center2", "center3"))
@@ -160,6 +160,8 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         own = game.game_module.own_seat_data(viewer.seat.data)
         ctx["my_card"] = role_name(own["card"]) if own.get("card") else ""
         ctx["my_copy"] = role_name(own["copy"]) if own.get("copy") else ""
+        if own.get("card"):  # the role he acts as: the copied one for the doppelganger (ON-4.1)
+            ctx["my_win"] = win_text(own.get("copy") or own["card"])
         # The deal's "Your card" line is the panel's own line (and, once the game is over, the result's).
         ctx["learned"] = [e.text() for e in visibility.log_entries(viewer).filter(
             visibility="seat", seat=viewer.seat).exclude(kind="onuw.your_card")]
