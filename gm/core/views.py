@@ -404,13 +404,24 @@ class PublicLogFeed(Feed):
 
     def items(self, game):
         viewer = visibility.Viewer(game=game, kind=visibility.ANONYMOUS)
-        return visibility.log_entries(viewer).order_by("-created_at", "-id")[:50]
+        return visibility.log_entries(viewer).select_related("seat").order_by("-created_at", "-id")[:50]
+
+    @staticmethod
+    def entry_text(entry) -> str:
+        """The entry's text; an entry that was not public (a finished game reveals them) says whose it was, as a
+        line such as "Your card: Werewolf." means nothing in a feed without the seat it was written for."""
+        text = entry.text()
+        if entry.visibility == entry.Visibility.SEAT and entry.seat is not None:
+            return _("[only %(name)s] %(text)s") % {"name": entry.seat.display_name, "text": text}
+        if entry.visibility != entry.Visibility.PUBLIC:
+            return _("[%(audience)s] %(text)s") % {"audience": entry.get_visibility_display(), "text": text}
+        return text
 
     def item_title(self, entry):
-        return entry.text()
+        return self.entry_text(entry)
 
     def item_description(self, entry):
-        return entry.text()
+        return self.entry_text(entry)
 
     def item_link(self, entry):
         return reverse("gm:game", args=[entry.game_id]) + f"#log-{entry.pk}"

@@ -312,6 +312,18 @@ def phase_actors(viewer: Viewer, phase: Phase) -> list[int] | None:
     return [viewer.seat.pk] if viewer.seat is not None and viewer.seat.pk in phase.actors else []
 
 
+def group_members(viewer: Viewer, group: str) -> list[Seat]:
+    """The seats of ``group`` (a module's group slug, e.g. ``faction:mafia``), in ring order, for a viewer who may
+    know who belongs to it: a member (a player, living or dead, whose seat is in it), the master, and everyone once
+    the game is over; ``[]`` for anyone else — another seat, a spectator, an anonymous visitor."""
+    if not viewer.sees_everything and viewer.seat is None:
+        return []
+    ids = set(GroupMembership.objects.filter(game=viewer.game, group=group).values_list("seat_id", flat=True))
+    if not viewer.sees_everything and viewer.seat.pk not in ids:
+        return []
+    return [s for s in page_memo.seats(viewer.game) if s.pk in ids]
+
+
 def game_state(viewer: Viewer) -> dict:
     """The module's own view of the game state for ``viewer``."""
     game = viewer.game

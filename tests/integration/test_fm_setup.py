@@ -811,8 +811,9 @@ def _viewer_user(viewer: str, target: str, by_role: dict, master, spectator):
 
 def _seen(channel: str, text: str, target: str) -> str:
     # The viewer's own role card summarises the rules (FM-10: "…the traitor and the maniac are dead…"): static
-    # text, not anyone's secret, so it is no evidence that a seat's role leaked.
+    # text, not anyone's secret, so it is no evidence that a seat's role leaked — what the role does and how it wins.
     text = re.sub(r'<p class="role-text">.*?</p>', "", text, flags=re.S)
+    text = re.sub(r'<div class="role-win" id="fm-win">.*?</div>', "", text, flags=re.S)
     if channel == "api_game":
         # The master's fixed composition is shown only to him (test_fixed_composition_is_shown_only_to_the_master).
         game = json.loads(text)

@@ -1,7 +1,8 @@
 """ONUW secrets in words (the ``seat_facts`` and ``order_lines`` hooks): the master reads every seat's dealt card,
 what it learned and every order as sentences during the game (seats table, console); the owner reads his own order;
 other players, spectators and visitors read none of it before the end (ON-3, ON-13); after the game every viewer
-reads the full reveal in words — dealt and final card, team, result, every order version (ON-5, ON-9–ON-12)."""
+reads the full reveal in words — dealt and final card, team and result of the final card, every order version (ON-5,
+ON-9–ON-12)."""
 from __future__ import annotations
 
 import pytest
@@ -53,10 +54,9 @@ def test_ON_13_full_reveal_in_words_for_every_viewer_after_the_game(master, play
         reveal = html[html.index('id="reveal"'):]
         clara = reveal[reveal.index(f'id="reveal-seat-{ids["Clara"]}"'):]
         clara = clara[:clara.index("</div>")]
-        assert "<dt>Dealt card</dt><dd>Robber</dd>" in clara, kind
+        assert "<dt>Card</dt><dd>dealt Robber → ended Werewolf</dd>" in clara, kind
         assert "<dt>Learned</dt><dd>You took Boris's card and looked at it: Werewolf. You are now Werewolf.</dd>" \
             in clara, kind
-        assert "<dt>Card at the end of the night</dt><dd>Werewolf</dd>" in clara, kind
         assert "<dt>Team</dt><dd>werewolves</dd>" in clara and "<dt>Result</dt><dd>lost</dd>" in clara, kind
         for line in (SEER_ORDER, "Swap cards with Boris.", "Swap the cards of Alice and Boris.",
                      "Vote for Clara.", "Vote for Dima."):
@@ -80,6 +80,8 @@ def test_ON_4_every_order_shape_in_words():
     assert lines({"vote": 2}) == ["Vote for Boris."]
     facts = dict(MODULE.seat_facts({"card": "doppelganger", "copy": "seer", "final": "doppelganger",
                                     "final_as": "seer", "team": "village", "won": True}, secret=True))
-    assert facts == {"Dealt card": "Doppelganger → Seer", "Card at the end of the night": "Doppelganger → Seer",
-                     "Team": "village", "Result": "won"}
+    assert facts == {"Card": "dealt Doppelganger (Seer) → ended Doppelganger (Seer)", "Team": "village",
+                     "Result": "won"}
+    assert MODULE.seat_facts({"card": "doppelganger", "copy": "seer"}, secret=True) == [
+        ("Dealt card", "Doppelganger (Seer)")]  # while the game runs: the dealt card only (ON-5)
     assert MODULE.seat_facts({"card": "seer"}, secret=False) == []  # every card is secret until the end (ON-3)

@@ -248,6 +248,38 @@ def test_ON_5_roles_are_the_final_cards():
     assert winners == ["1", "2"]
 
 
+SWAPS = {  # swap kind → (dealt, center, doppelganger copy, night orders, votes, the seat whose card moved)
+    "robber": (["robber", "werewolf", "villager", "seer"], ["villager", "troublemaker", "drunk"], None,
+               {"1": {"swap_with": 2}}, {"1": 3, "2": 3, "3": 1, "4": 3}, "2"),
+    "troublemaker": (["troublemaker", "werewolf", "villager", "seer"], ["villager", "robber", "drunk"], None,
+                     {"1": {"swap": [2, 3]}}, {"1": 4, "2": 4, "3": 4, "4": 1}, "2"),
+    "drunk": (["drunk", "seer", "villager", "villager"], ["werewolf", "robber", "troublemaker"], None,
+              {"1": {"take": "center1"}}, {"1": 2, "2": 1, "3": 2, "4": 2}, "1"),
+    "doppelganger-robber": (["doppelganger", "werewolf", "robber", "villager"], ["villager", "seer", "troublemaker"],
+                            "robber", {"1": {"swap_with": 2}}, {"1": 4, "2": 4, "3": 4, "4": 1}, "2"),
+}
+
+
+@pytest.mark.parametrize("kind", SWAPS)
+def test_ON_5_victory_counts_each_seat_by_its_final_card_for_every_swap_kind(kind):
+    """ON-5 with ON-9/ON-10: after a robber, troublemaker, drunk or doppelganger-robber swap, each seat's team and
+    result follow the card in front of it at the end of the night, not the card it was dealt; the final reveal
+    carries both cards, the team and the result of each seat."""
+    dealt, center, copy, orders, votes, moved = SWAPS[kind]
+    state = make(dealt, center, copy=copy, copied_from="3" if copy else None)
+    new, _evs = night(state, orders)
+    final = {s: e.effective(c, new) for s, c in new["cards"].items()}
+    assert new["cards"][moved] != dealt[int(moved) - 1]  # the card really moved
+    over, evs, teams, winners = e.resolve_day(new, {v: {"vote": t} for v, t in votes.items()}, order_of(new))
+    assert (teams, winners) == e.victory(final, over["dead"])
+    by_dealt = e.victory({s: e.effective(c, state) for s, c in state["dealt"].items()}, over["dead"])
+    assert (moved in winners) != (moved in by_dealt[1])  # the dealt card would have given the other result
+    reveal = next(ev for ev in evs if ev.kind == "onuw.final_cards").data["seats"]
+    row = next(r for r in reveal if str(r["seat"]) == moved)
+    assert row == {"seat": int(moved), "dealt": dealt[int(moved) - 1], "card": new["cards"][moved],
+                   "as": final[moved], "team": e.team(final[moved]), "won": moved in winners}
+
+
 # -- ON-4.1 / ON-14 the doppelganger copying each role kind -----------------------------------------------------------
 
 
@@ -452,7 +484,7 @@ def test_ON_7_to_ON_12_resolve_day_reveals_and_ends():
     kinds = [ev.kind for ev in evs]
     assert kinds == ["onuw.votes", "onuw.died", "onuw.final_cards", "onuw.winners"]
     assert all(ev.to == "public" for ev in evs)
-    assert evs[1].data == {"seat": 2, "card": "werewolf", "as": "werewolf", "count": 2}
+    assert evs[1].data == {"seat": 2, "card": "werewolf", "as": "werewolf", "dealt": "werewolf", "count": 2}
 
 
 # -- ON-13 night is reproducible ---------------------------------------------------------------------------------------

@@ -97,8 +97,9 @@ def deal(seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.Rand
 
 
 def setup(seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.Random):
-    """Deal the secret roles (FM-3), tell everyone his own, let the mafiosi learn each other (FM-3.1) and open the
-    deck-building stage (FM-4.5). Returns the core's ``SetupResult``."""
+    """Deal the secret roles (FM-3), tell everyone his own, let the mafiosi learn each other (FM-3.1: a log line to
+    their group, and each mafioso's seat data ``mafia_seats``, the other mafiosi's seat ids in ring order) and open
+    the deck-building stage (FM-4.5). Returns the core's ``SetupResult``."""
     dealt = deal(seats, options, rng)
     by_id = {s.id: s for s in seats}
     seat_data: dict[int, dict] = {}
@@ -109,6 +110,8 @@ def setup(seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.Ran
         events.append(Event("fm.your_role", {"role": role}, visibility="seat", seat=seat_id))
     mafia = sorted((sid for sid, role in dealt.items() if SECRET_ROLES[role].faction == MAFIA),
                    key=lambda i: by_id[i].position)
+    for sid in mafia:  # FM-3.1: what each mafioso learned at the deal, kept with his own secrets (his role card)
+        seat_data[sid]["mafia_seats"] = [other for other in mafia if other != sid]
     events.append(Event("fm.mafia_members", {
         "members": [{"name": by_id[sid].name, "role": dealt[sid]} for sid in mafia],
     }, visibility="group", group=MAFIA_GROUP))

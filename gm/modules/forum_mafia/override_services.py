@@ -172,7 +172,12 @@ def game_setup_override(
                 data["lucky_redeals_left"] = 2
             seats.append(Seat.objects.create(game=game, user=player["user"], display_name=player["name"].strip(),
                                              position=position, alive=player.get("alive", True), data=data))
-        core._add_groups(game, {engine.MAFIA_GROUP: [s.pk for s in seats if s.data["faction"] == MAFIA]})
+        mafia = [s.pk for s in seats if s.data["faction"] == MAFIA]
+        core._add_groups(game, {engine.MAFIA_GROUP: mafia})
+        for seat in seats:  # FM-3.1: each mafioso knows the others (his role card), as after a deal
+            if seat.pk in mafia:
+                seat.data["mafia_seats"] = [other for other in mafia if other != seat.pk]
+                seat.save(update_fields=["data"])
         game.state = {**game.state, "hero": bool(game.options.get("hero", False)), "fm": {},
                       "stalemate_phases": game.options.get("stalemate_phases", engine.STALEMATE_PHASES),
                       "collection": collection.snapshot(), "collection_version": collection.version}

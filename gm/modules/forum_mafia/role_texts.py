@@ -1,8 +1,9 @@
-"""What each forum Mafia role does, in one or two sentences, for the player's role card (FM-3, FM-8).
+"""What each forum Mafia role does, in one or two sentences, and how it wins, for the player's role card (FM-3,
+FM-8, FM-10).
 
 Pure data: msgids marked with a no-op ``_`` so ``makemessages`` finds them; the shell translates them with gettext
 when it shows them (:func:`gm.modules.forum_mafia.module.role_text`). The texts summarise the rules reference
-(``shared/rules/forum-mafia.md`` §3 and §8); the engine never reads them.
+(``shared/rules/forum-mafia.md`` §3, §8 and §10); the engine never reads them.
 """
 from __future__ import annotations
 
@@ -11,15 +12,14 @@ def _(s: str) -> str:
     return s
 
 
-#: FM-3.1 and FM-10.2: what every mafioso reads.
-MAFIA_TEXT = _("Mafia. You know the other two mafiosi and, from Night 1, their decks and Hands. Once you may send "
-               "a message to another mafioso; a deck rebuild recharges it. The Mafia and the traitor win when every "
-               "Law member and the maniac are dead.")
-#: FM-3.2 and FM-10.1: what every Law player reads.
-LAW_TEXT = _("Law. You win when every mafioso, the traitor and the maniac are dead and a Law member lives.")
+#: FM-3.1: what every mafioso reads (how he wins: :data:`MAFIA_WIN`).
+MAFIA_TEXT = _("Mafia. You know the other two mafiosi and, from Night 1, their decks and Hands. Once you may send a "
+               "message to another mafioso; a deck rebuild recharges it.")
+#: FM-3.2: what every Law player reads (how he wins: :data:`LAW_WIN`).
+LAW_TEXT = _("Law. You know only your own role; the mafiosi know each other.")
 #: FM-3.2: the two Law roles with three colours.
-LAW_THREE_COLOURS_TEXT = _("Law. You win when every mafioso, the traitor and the maniac are dead and a Law member "
-                           "lives. Besides your three colours you may take only Neutral cards.")
+LAW_THREE_COLOURS_TEXT = _("Law. You know only your own role; the mafiosi know each other. Besides your three "
+                           "colours you may take only Neutral cards.")
 
 #: FM-3: secret role slug → what the role does and how it wins.
 SECRET_ROLE_TEXTS: dict[str, str] = {
@@ -34,18 +34,17 @@ SECRET_ROLE_TEXTS: dict[str, str] = {
     "vigilante": LAW_TEXT,
     "policeman": LAW_THREE_COLOURS_TEXT,
     "detective": LAW_THREE_COLOURS_TEXT,
-    "maniac": _("Neutral; you win when everyone else is dead. You may swap a Hand card with a Sleeve card at any "
-                "moment. At night you may discard a Sleeve card for 2 damage to a target or 3 armour to yourself; "
-                "when someone you damaged at night dies of it, you draw 2 cards into the Sleeve."),
+    "maniac": _("Neutral, alone. You may swap a Hand card with a Sleeve card at any moment. At night you may discard "
+                "a Sleeve card for 2 damage to a target or 3 armour to yourself; when someone you damaged at night "
+                "dies of it, you draw 2 cards into the Sleeve."),
     "joker": _("Neutral. You chose your two colours and start with an ace in the Sleeve. Every night you may use the "
                "HR department's effect, and each phase give an ace to anyone's Sleeve. You know the secret roles of "
-               "the dead. Name every player's secret role at any moment: all right and you win; any wrong and you "
-               "leave the game."),
-    "traitor": _("Neutral on the Mafia's side: you win when the Mafia wins. At most 3 cards of one colour in your "
+               "the dead. At any moment you may name every player's secret role."),
+    "traitor": _("Neutral on the Mafia's side; the Mafia does not know you. At most 3 cards of one colour in your "
                  "deck."),
     "hero": _("Neutral on the Law's side. You never deal damage. At night, if you play no Sleeve card, give 3 armour "
               "to another character or mark a character by naming his Mafia role. Goals: your armour saves a Law "
-              "member; a marked mafioso dies by day. Both goals met: you win at once."),
+              "member; a marked mafioso dies by day. You are told when each is met."),
 }
 
 #: FM-8: public role slug → its ability.
@@ -98,3 +97,29 @@ PUBLIC_ROLE_TEXTS: dict[str, str] = {
 
 #: A custom public role (FM-2.3) has no ability.
 CUSTOM_ROLE_TEXT = _("A role of your own invention: no ability.")
+
+#: FM-10.1 (FM-6.2: the dead still win with their side).
+LAW_WIN = _("The Law wins when every mafioso, the traitor and the maniac are dead and at least one Law member is "
+            "alive — you win with it even if you are dead by then.")
+#: FM-10.2.
+MAFIA_WIN = _("The Mafia and the traitor win when every Law member and the maniac are dead and at least one "
+              "mafioso or the traitor is alive — you win with them even if you are dead by then.")
+
+#: FM-10: secret role slug → how it wins (FM-10.1–FM-10.4, FM-3.3).
+SECRET_ROLE_WINS: dict[str, str] = {
+    **{role: MAFIA_WIN for role in ("mafia_boss", "mafia_advisor", "mafia_killer")},
+    **{role: LAW_WIN for role in ("sheriff", "commissioner", "doctor", "agent", "judge", "vigilante", "policeman",
+                                  "detective")},
+    "maniac": _("You win alone, when every other character is dead."),
+    "traitor": _("You win with the Mafia: when every Law member and the maniac are dead and at least one mafioso or "
+                 "you are alive."),
+    "joker": _("Name every player's secret role correctly and you win at once and leave the game; one wrong and you "
+               "leave the game having lost. If you are the last one alive, you lose."),
+    "hero": _("You win with the Law if you are alive when it wins or have met at least one goal; meet both goals "
+              "and you win at once and leave the game. Goals do not count in a phase where the living Mafia and "
+              "traitor are at least as many as everyone else alive."),
+}
+#: FM-10.5: said on every role card.
+NOBODY_WINS = _("If everyone dies, nobody wins.")
+#: FM-8 ``avenger``: his public role adds a way to win.
+AVENGER_WIN = _("As the avenger: if every other character dies, your side wins.")

@@ -20,8 +20,15 @@ from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
 from . import engine, setup_services
-from .role_texts import CUSTOM_ROLE_TEXT, PUBLIC_ROLE_TEXTS, SECRET_ROLE_TEXTS
-from .roles import FACTION_NAMES
+from .role_texts import (
+    AVENGER_WIN,
+    CUSTOM_ROLE_TEXT,
+    NOBODY_WINS,
+    PUBLIC_ROLE_TEXTS,
+    SECRET_ROLE_TEXTS,
+    SECRET_ROLE_WINS,
+)
+from .roles import FACTION_NAMES, MAFIA
 from .setup_services import LUCKY_REDEALS
 
 
@@ -85,6 +92,8 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         "public_text": _(CUSTOM_ROLE_TEXT) if isinstance(public, dict)
         else _(PUBLIC_ROLE_TEXTS[public]) if public in PUBLIC_ROLE_TEXTS else "",
         "colours": [_(COLOUR_NAMES[c]) for c in colours or ()],
+        "win": win_condition(role, public),
+        "teammates": mafia_teammates(viewer, data) if data.get("faction") == MAFIA else [],
         "role_abilities": role_abilities(game=game, seat=seat, phase=phase),
         "alive": seat.alive,
         "my_result": _your_result(game, seat),
@@ -121,6 +130,30 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     context["rooms"] = rooms
     context["veche"] = veche
     return context
+
+
+def win_condition(secret_role: str, public_role) -> list[str]:
+    """How a seat wins, in sentences of the active language, for its role card: its secret role's condition
+    (FM-10.1–FM-10.4, FM-3.3), the avenger's extra way (FM-8) when that is its public role, and that nobody wins
+    when everyone dies (FM-10.5)."""
+    lines = [_(SECRET_ROLE_WINS[secret_role])] if secret_role in SECRET_ROLE_WINS else []
+    if public_role == "avenger":
+        lines.append(_(AVENGER_WIN))
+    return [*lines, _(NOBODY_WINS)]
+
+
+def mafia_teammates(viewer: visibility.Viewer, own_data: dict) -> list[dict]:
+    """The other mafiosi a mafioso knows from the deal (FM-3.1), ``{"name", "alive"}`` in ring order: the seat ids
+    his own seat data holds (``mafia_seats``, written at the deal; ``own_data`` is what the visibility layer lets
+    him read of his seat), named from the public seat list — no query. A seat dealt before that key existed asks
+    the visibility layer's group membership instead (one query), which answers only a member of the Mafia."""
+    own = viewer.seat.pk if viewer.seat is not None else None
+    if "mafia_seats" in own_data:
+        ids = set(own_data["mafia_seats"])
+        members = [s for s in page_memo.seats(viewer.game) if s.pk in ids]
+    else:
+        members = visibility.group_members(viewer, engine.MAFIA_GROUP)
+    return [{"name": s.display_name, "alive": s.alive} for s in members if s.pk != own]
 
 
 def role_abilities(*, game: Game, seat, phase: Phase | None) -> list[dict]:

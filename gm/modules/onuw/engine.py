@@ -466,7 +466,8 @@ def victory(final_roles: Mapping[str, str], dead: Sequence[str]) -> tuple[list[s
 def resolve_day(state: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
                 order: Sequence[str]) -> tuple[dict, list[Ev], list[str], list[str]]:
     """Count the votes (ON-7), apply the hunter (ON-8), reveal the dead's cards and then every card (the game is
-    over), and decide the winners (ON-9–ON-12). Returns ``(state, events, winning teams, winning seat ids)``."""
+    over) — dealt and final, with each seat's team and result by its final card (ON-5) — and decide the winners
+    (ON-9–ON-12). Returns ``(state, events, winning teams, winning seat ids)``."""
     votes = {sid: str(p["vote"]) for sid, p in orders.items() if p.get("vote") is not None}
     final = {sid: effective(state["cards"][sid], state) for sid in order}
     dead, shots = deaths(votes, final)
@@ -477,14 +478,16 @@ def resolve_day(state: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]
         events.append(Ev("onuw.nobody_died", {"top": max(counts.values(), default=0)}))
     shot_victims = {victim: hunter for hunter, victim in shots}
     for sid in dead:
-        data = {"seat": int(sid), "card": state["cards"][sid], "as": final[sid]}
+        # The dead reveal the card in front of them (ON-7); the dealt card beside it, as the game is over anyway.
+        data = {"seat": int(sid), "card": state["cards"][sid], "as": final[sid], "dealt": state["dealt"][sid]}
         if sid in shot_victims:
             events.append(Ev("onuw.hunter_shot", {**data, "hunter": int(shot_victims[sid])}))
         else:
             events.append(Ev("onuw.died", {**data, "count": counts[sid]}))
     teams, winners = victory(final, dead)
     events.append(Ev("onuw.final_cards", {
-        "seats": [{"seat": int(s), "dealt": state["dealt"][s], "card": state["cards"][s], "as": final[s]}
+        "seats": [{"seat": int(s), "dealt": state["dealt"][s], "card": state["cards"][s], "as": final[s],
+                   "team": team(final[s]), "won": s in winners}
                   for s in order],
         "center": list(state["center"]), "copy": state.get("copy")}))
     events.append(Ev("onuw.winners", {"teams": teams, "seats": [int(s) for s in winners]}))

@@ -41,6 +41,18 @@ ROLE_NAMES = {
     "doppelganger": _("Doppelganger"),
 }
 TEAM_NAMES = {"village": _("village"), "werewolf": _("werewolves"), "tanner": _("tanner")}
+#: How each team wins (ON-9–ON-12), for the player's card.
+VILLAGE_WIN = _("Village team: you win if at least one werewolf dies, or, when no player is a werewolf, if nobody "
+                "dies.")
+WIN_TEXTS = {
+    "werewolf": _("Werewolf team: you win if no werewolf dies — unless the tanner dies."),
+    "minion": _("Werewolf team: you win if no werewolf dies, even if you die — unless the tanner dies. If no player "
+                "is a werewolf, you win if someone other than you dies."),
+    "tanner": _("You are on no team: you win only if you die."),
+}
+#: ON-5: the card that counts is the one in front of the player at the end of the night.
+FINAL_CARD_NOTE = _("Your team is that of the card in front of you at the end of the night, which may have been "
+                    "swapped.")
 CENTER_NAMES = {"center1": _("center card 1"), "center2": _("center card 2"), "center3": _("center card 3")}
 
 MESSAGES = {
@@ -96,10 +108,30 @@ def _seat_order(seats) -> list[str]:
     return [str(s.id) for s in sorted(seats, key=lambda s: s.position)]
 
 
-def _card_text(card: str, as_role: str | None = None) -> str:
+def card_text(card: str, as_role: str | None = None) -> str:
+    """A card's name in the active language; the doppelganger card with the role it counts as, "Doppelganger
+    (Robber)" (ON-4.1) — in parentheses, as the arrow belongs to "dealt → ended"."""
     if card == "doppelganger" and as_role and as_role != card:
-        return f"{role_name(card)} → {role_name(as_role)}"
+        return f"{role_name(card)} ({role_name(as_role)})"
     return role_name(card)
+
+
+def win_text(role: str) -> str:
+    """How the holder of ``role`` wins (ON-9–ON-12) and that the final card decides (ON-5), in the active
+    language, for the player's card: werewolf, minion and tanner their own; every other role the village's."""
+    return f"{WIN_TEXTS.get(role, VILLAGE_WIN)} {FINAL_CARD_NOTE}"
+
+
+def dealt_and_final(dealt: str, copy: str | None, final: str, final_as: str | None) -> str:
+    """A seat's two cards in words, the final one last as it decides the team (ON-5): "dealt Werewolf → ended
+    Robber". ``copy`` is the doppelganger's copied role (ON-4.1), ``final_as`` the role the final card counts as."""
+    return gettext("dealt %(dealt)s → ended %(final)s") % {"dealt": card_text(dealt, copy),
+                                                           "final": card_text(final, final_as)}
+
+
+def result_word(won: bool) -> str:
+    """"won" or "lost" in the active language (ON-9–ON-12)."""
+    return gettext("won") if won else gettext("lost")
 
 
 class OnuwModule(GameModule):
@@ -299,24 +331,25 @@ class OnuwModule(GameModule):
     # -- the seats table and the full reveal, in words ------------------------------------------------------
     def seat_facts(self, data, *, secret):
         """The seats table and the full reveal: nothing public (every card is secret until the end, ON-3); the
-        secret part — the dealt card (and the doppelganger's copy, ON-4.1), what the seat learned in the night
-        (ON-13, its own log lines), and once the game is over the card at the end of the night (ON-5), its team and
-        whether it won (ON-9–ON-12)."""
+        secret part — while the game runs the dealt card (and the doppelganger's copy, ON-4.1); once it is over
+        both cards with the final one deciding ("dealt Werewolf → ended Robber", ON-5), the team and the result of
+        the final card (ON-9–ON-12); and what the seat learned in the night (ON-13, its own log lines)."""
         if not secret:
             return []
         facts = []
-        if data.get("card"):
-            facts.append((gettext("Dealt card"), _card_text(data["card"], data.get("copy"))))
+        if data.get("final"):
+            facts.append((gettext("Card"), dealt_and_final(data.get("card") or "", data.get("copy"), data["final"],
+                                                           data.get("final_as"))))
+            if data.get("team"):
+                facts.append((gettext("Team"), str(TEAM_NAMES.get(data["team"], data["team"]))))
+            if "won" in data:
+                facts.append((gettext("Result"), result_word(data["won"])))
+        elif data.get("card"):
+            facts.append((gettext("Dealt card"), card_text(data["card"], data.get("copy"))))
         learned = [self.render_event(e.get("kind", ""), e.get("data") or {})
                    for e in data.get("learned") or [] if isinstance(e, Mapping)]
         if learned:
             facts.append((gettext("Learned"), " ".join(learned)))
-        if data.get("final"):
-            facts.append((gettext("Card at the end of the night"), _card_text(data["final"], data.get("final_as"))))
-        if data.get("team"):
-            facts.append((gettext("Team"), str(TEAM_NAMES.get(data["team"], data["team"]))))
-        if "won" in data:
-            facts.append((gettext("Result"), gettext("won") if data["won"] else gettext("lost")))
         return facts
 
     def order_lines(self, *, payload, seat_data, seat_names):
@@ -384,7 +417,10 @@ class OnuwModule(GameModule):
         if "role" in data:
             params["role"] = role_name(data["role"])
         if "card" in data:
-            params["card"] = _card_text(data["card"], data.get("as"))
+            params["card"] = card_text(data["card"], data.get("as"))
+            if kind in ("onuw.died", "onuw.hunter_shot") and data.get("dealt") not in (None, data["card"]):
+                params["card"] = gettext("%(card)s (dealt %(dealt)s)") % {
+                    "card": params["card"], "dealt": card_text(data["dealt"], data.get("copy"))}
         if "as" in data:
             params["as"] = role_name(data["as"])
         if isinstance(data.get("center"), str) and data["center"] in CENTER_NAMES:
@@ -406,9 +442,7 @@ class OnuwModule(GameModule):
         elif kind == "onuw.votes":
             params["votes"] = ", ".join(f"{who(v)} → {who(t)}" for v, t in data["votes"]) or "—"
         elif kind == "onuw.final_cards":
-            params["table"] = "; ".join(
-                f"{who(s['seat'])}: {role_name(s['dealt'])} → {_card_text(s['card'], s['as'])}"
-                for s in data["seats"])
+            params["table"] = "; ".join(_final_row(who(s["seat"]), s, data.get("copy")) for s in data["seats"])
             params["center"] = ", ".join(role_name(c) for c in data["center"])
         elif kind == "onuw.winners":
             if not data["teams"]:
@@ -416,6 +450,15 @@ class OnuwModule(GameModule):
             params["teams"] = ", ".join(str(TEAM_NAMES.get(t, t)) for t in data["teams"])
             params["names"] = ", ".join(who(s) for s in data["seats"]) or "—"
         return super().render_event(kind, params)
+
+
+def _final_row(name: str, row: Mapping[str, Any], copy: str | None) -> str:
+    """One seat of the final reveal line (ON-5): "Boris: dealt Werewolf → ended Robber (village, lost)"; entries
+    written before the team and result were stored read without them."""
+    text = f"{name}: {dealt_and_final(row['dealt'], copy, row['card'], row['as'])}"
+    if "team" in row and "won" in row:
+        text += f" ({TEAM_NAMES.get(row['team'], row['team'])}, {result_word(row['won'])})"
+    return text
 
 
 def _learned(events: list[Event]) -> dict[int, list[dict]]:

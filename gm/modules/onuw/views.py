@@ -24,7 +24,7 @@ from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
 from . import engine
-from .module import CENTER_NAMES, TEAM_NAMES, role_name
+from .module import CENTER_NAMES, TEAM_NAMES, card_text, dealt_and_final, result_word, role_name, win_text
 
 #: The seer's center-card pairs as one choice each (ON-4.5), so the form can only offer legal looks.
 CENTER_PAIRS = (("center1", "center2"), ("center1", "center3"), ("center2", "center3"))
@@ -161,8 +161,11 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         own = game.game_module.own_seat_data(viewer.seat.data)
         ctx["my_card"] = role_name(own["card"]) if own.get("card") else ""
         ctx["my_copy"] = role_name(own["copy"]) if own.get("copy") else ""
-        ctx["learned"] = [e.text() for e in visibility.log_entries(viewer).filter(visibility="seat",
-                                                                                   seat=viewer.seat)]
+        if own.get("card"):  # the role he acts as: the copied one for the doppelganger (ON-4.1)
+            ctx["my_win"] = win_text(own.get("copy") or own["card"])
+        # The deal's "Your card" line is the panel's own line (and, once the game is over, the result's).
+        ctx["learned"] = [e.text() for e in visibility.log_entries(viewer).filter(
+            visibility="seat", seat=viewer.seat).exclude(kind="onuw.your_card")]
         choice = order_choice(game, viewer, phase)
         if choice:
             current = (visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("-version").first())
@@ -178,11 +181,35 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
                     seat_names={int(sid): name for sid, name in _seat_order(game)})
     if state.get("cards"):  # only in the full state: the master's, and everyone's after the game
         names = dict(_seat_order(game))
-        ctx["final"] = [(names.get(sid, sid), role_name(state["dealt"][sid]),
-                         role_name(engine.effective(card, state))) for sid, card in state["cards"].items()]
+        over = state.get("stage") == "over"
+        winners = set(state.get("winners") or [])
+        ctx["final"] = []
+        for sid, card in state["cards"].items():
+            final_as = engine.effective(card, state)
+            dealt = state["dealt"][sid]
+            ctx["final"].append({
+                "name": names.get(sid, sid),
+                "dealt": card_text(dealt, state.get("copy")),
+                "final": card_text(card, final_as),
+                "team": str(TEAM_NAMES[engine.team(final_as)]),
+                "result": result_word(sid in winners) if over else "",
+            })
         ctx["final_center"] = [role_name(c) for c in state["center"]]
         ctx["winning_teams"] = [str(TEAM_NAMES.get(t, t)) for t in state.get("winning_teams", [])]
+        if over and viewer.seat is not None and str(viewer.seat.pk) in state["cards"]:
+            ctx["my_result"] = end_result(state, str(viewer.seat.pk))
     return ctx
+
+
+def end_result(state: dict, sid: str) -> dict:
+    """A seat's end of the game in words, by the card in front of it at the end of the night (ON-5): ``won``
+    (ON-9–ON-12), ``cards`` ("dealt Werewolf → ended Robber") and ``team`` (of the final card). ``state`` is the
+    full state of a finished game; ``sid`` a seat id string."""
+    card = state["cards"][sid]
+    final_as = engine.effective(card, state)
+    return {"won": sid in set(state.get("winners") or []),
+            "cards": dealt_and_final(state["dealt"][sid], state.get("copy"), card, final_as),
+            "team": str(TEAM_NAMES[engine.team(final_as)])}
 
 
 @require_POST
