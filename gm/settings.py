@@ -153,6 +153,8 @@ STORAGES = {
         )
     },
 }
+# Serve MEDIA_ROOT from Django itself: always with DEBUG; the demo (DEBUG off, no web server in front) turns it on.
+GM_SERVE_MEDIA = env.bool("GM_SERVE_MEDIA", default=DEBUG)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 AVATAR_MAX_BYTES = env.int("AVATAR_MAX_BYTES", default=1024 * 1024)
 

@@ -5,7 +5,8 @@ from importlib.util import find_spec
 from django.conf import settings
 from django.conf.urls.static import static
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
+from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import views as account_views
@@ -28,6 +29,10 @@ urlpatterns = [
 ]
 if settings.DEBUG:
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+elif settings.GM_SERVE_MEDIA:
+    # The demo runs with DEBUG off (bin/demo-env) and no web server in front: Django serves uploads itself.
+    urlpatterns += [re_path(rf"^{settings.MEDIA_URL.strip('/')}/(?P<path>.*)$", serve,
+                            {"document_root": settings.MEDIA_ROOT})]
 
 handler404 = "gm.core.views.not_found"
 handler500 = "gm.core.views.server_error"

@@ -11,6 +11,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from . import registry
 
@@ -25,7 +26,9 @@ CORE_MESSAGES: Mapping[str, Any] = {
     "core.order_voided": _("Your order was voided: %(reason)s"),
     "core.game_finished": _("The game is over. Winners: %(winners)s."),
     "core.game_drawn": _("The game is over: a draw, nobody wins or loses."),
-    "core.trace": _("Resolved in %(duration_ms)s ms with %(orders)s orders."),
+    # A plural text: its form is chosen by data["orders"] when formatted ("1 order", "2 orders").
+    "core.trace": ngettext_lazy("Resolved in %(duration_ms)s ms with %(orders)s order.",
+                                "Resolved in %(duration_ms)s ms with %(orders)s orders.", "orders"),
     "core.seat_killed": _("The master removed %(player)s from the game."),
     "core.seat_revived": _("The master brought %(player)s back into the game."),
     "core.seat_replaced": _("%(player)s is now played by someone else."),
@@ -51,9 +54,9 @@ def render(kind: str, data: Mapping[str, Any], module_slug: str) -> str:
         if kind == "core.game_finished" and isinstance(data.get("winners"), list):
             params["winners"] = winners_text(data["winners"], module_slug)
         try:
-            return str(template) % params
+            return str(template % params)  # a plural text picks its form from params here
         except (KeyError, TypeError, ValueError):
-            return str(template)
+            return str(template) or kind
     try:
         return registry.get(module_slug).render_event(kind, data)
     except registry.UnknownModule:

@@ -1,6 +1,7 @@
 """Core pages. Views parse input, call one service or read through ``gm.core.visibility``, and render."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.syndication.views import Feed
@@ -384,6 +385,11 @@ def phase_resolve_now(request, pk: int):
                         ReasonForm, success=_("The phase was resolved."))
 
 
+def _site_url(path: str) -> str:
+    """``path`` (site-absolute, e.g. ``/games/3/``) on the configured ``SITE_URL``."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
 class PublicLogFeed(Feed):
     """Atom feed of a game's public log, read through the visibility layer as an anonymous viewer: public entries
     only while the game runs (seat, group and master-only lines never), everything once it is over (the game's
@@ -399,8 +405,13 @@ class PublicLogFeed(Feed):
     def title(self, game):
         return game.title
 
+    # Links are absolute on settings.SITE_URL: Django's Feed would otherwise prefix the Sites framework's domain
+    # (example.com unless someone edits it in the admin).
     def link(self, game):
-        return game.get_absolute_url()
+        return _site_url(game.get_absolute_url())
+
+    def feed_url(self, game):
+        return _site_url(reverse("gm:game_feed", args=[game.pk]))
 
     def items(self, game):
         viewer = visibility.Viewer(game=game, kind=visibility.ANONYMOUS)
@@ -424,7 +435,7 @@ class PublicLogFeed(Feed):
         return self.entry_text(entry)
 
     def item_link(self, entry):
-        return reverse("gm:game", args=[entry.game_id]) + f"#log-{entry.pk}"
+        return _site_url(reverse("gm:game", args=[entry.game_id]) + f"#log-{entry.pk}")
 
     def item_pubdate(self, entry):
         return entry.created_at

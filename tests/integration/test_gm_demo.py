@@ -27,18 +27,24 @@ def demo(*args) -> str:
     return out.getvalue()
 
 
-def test_gm_demo_creates_every_demo_game_once_and_reset_recreates_them():
-    assert "Demo data loaded (6 game(s) created)." in demo()
+def test_gm_demo_creates_every_demo_game_once_and_reset_recreates_them(monkeypatch):
+    monkeypatch.delenv("GM_COMMAND_LANGUAGE", raising=False)
+    assert "Demo data loaded (6 games created)." in demo()
     assert sorted(Game.objects.values_list("title", flat=True)) == sorted(TITLES)
     ids = set(Game.objects.values_list("pk", flat=True))
     assert "nothing changed" in demo()  # idempotent
     assert set(Game.objects.values_list("pk", flat=True)) == ids
     Game.objects.get(title=gm_demo.ONUW_TITLE).delete()  # an older demo database: only the missing game is made
-    assert "Demo data loaded (1 game(s) created)." in demo()
+    assert "Demo data loaded (1 game created)." in demo()
     assert Game.objects.filter(title=gm_demo.ONUW_TITLE).count() == 1 and Game.objects.count() == 6
     out = demo("--reset")
-    assert "Deleted 6 demo game(s)." in out and Game.objects.count() == 6 and not ids & set(
+    assert "Deleted 6 demo games." in out and Game.objects.count() == 6 and not ids & set(
         Game.objects.values_list("pk", flat=True))
+    # The counts in Russian (GM_COMMAND_LANGUAGE), with their plural forms.
+    monkeypatch.setenv("GM_COMMAND_LANGUAGE", "ru")
+    Game.objects.get(title=gm_demo.ONUW_TITLE).delete()
+    assert "Демо-данные загружены (создана 1 игра)." in demo()
+    assert "Удалено 6 демо-игр." in demo("--reset")
 
 
 def test_ON_13_demo_onuw_game_is_in_its_night_and_every_player_has_a_choice():

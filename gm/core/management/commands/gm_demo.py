@@ -30,8 +30,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import ngettext
 
 from gm.core import registry, services
+from gm.core.management.base import command_language, require_migrated
 from gm.core.models import Game
 
 PASSWORD = "demo-password-1"
@@ -73,6 +76,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, reset: bool = False, **options):
+        require_migrated()
         try:
             registry.get(MODULE)
         except registry.UnknownModule:
@@ -91,7 +95,9 @@ class Command(BaseCommand):
             if reset:
                 deleted = demo_games.count()
                 demo_games.delete()
-                self.stdout.write(f"Deleted {deleted} demo game(s).")
+                with translation.override(command_language()):
+                    self.stdout.write(ngettext("Deleted %(count)s demo game.", "Deleted %(count)s demo games.",
+                                               deleted) % {"count": deleted})
             existing = set(demo_games.values_list("title", flat=True))
             missing = [title for title in makers if title not in existing]
             if not missing:
@@ -99,7 +105,11 @@ class Command(BaseCommand):
             else:
                 for title in missing:
                     makers[title](master, players)
-                self.stdout.write(self.style.SUCCESS(f"Demo data loaded ({len(missing)} game(s) created)."))
+                with translation.override(command_language()):
+                    self.stdout.write(self.style.SUCCESS(
+                        ngettext("Demo data loaded (%(count)s game created).",
+                                 "Demo data loaded (%(count)s games created).", len(missing))
+                        % {"count": len(missing)}))
         self._print_logins()
 
     def _user(self, username: str, display_name: str, *, host: bool = False):

@@ -5,15 +5,18 @@ through the same engine call ``phase_resolve`` makes (see :mod:`gm.core.replay`)
 
 Exit status: 0 and ``identical`` when the re-run equals the stored result and digest; 1 with every difference
 (a JSON-path with the stored and the replayed value; the first 50 are printed) when it does not; 2 with a message
-on stderr when the phase is unknown or not resolved.
+on stderr when the phase is unknown or not resolved, or the database is not migrated.
 """
 from __future__ import annotations
 
 import json
 
 from django.core.management.base import BaseCommand
+from django.utils import translation
+from django.utils.translation import ngettext
 
 from gm.core import registry
+from gm.core.management.base import command_language, require_migrated
 from gm.core.replay import MISSING, ReplayError, json_path, replay_phase
 
 #: How many differences are printed (all of them are counted).
@@ -36,6 +39,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", dest="as_json", help="print one JSON object instead of text")
 
     def handle(self, *args, phase_id: int, as_json: bool = False, **options):
+        require_migrated()
         try:
             report = replay_phase(phase_id)
         except (ReplayError, registry.UnknownModule) as exc:
@@ -71,7 +75,10 @@ class Command(BaseCommand):
         for path, stored, replayed in report.differences[:SHOWN]:
             self.stdout.write(f"{json_path(path)}: stored {_show(stored)}, replayed {_show(replayed)}")
         if len(report.differences) > SHOWN:
-            self.stdout.write(f"… and {len(report.differences) - SHOWN} more differences")
+            more = len(report.differences) - SHOWN
+            with translation.override(command_language()):
+                self.stdout.write(ngettext("… and %(count)s more difference", "… and %(count)s more differences",
+                                           more) % {"count": more})
 
 
 def _dumps(data) -> str:

@@ -7,14 +7,18 @@ expected, actual) on stdout, ``INVALID`` lines naming the place on stderr; ``--j
 file instead: ``{"file", "passed", "failures": [...], "invalid"[, "url"]}``.
 
 Exit status: 0 when every file passed, 1 when an expectation failed (or a runner crashed), 2 when a file is
-invalid (bad YAML/JSON, unknown game, player, slug or key, a step for another phase than the open one…).
+invalid (bad YAML/JSON, unknown game, player, slug or key, a step for another phase than the open one…) or the
+database is not migrated ("run manage.py migrate first", no traceback). The closing count is written in
+``GM_COMMAND_LANGUAGE`` (English by default; ``ru`` for Russian).
 """
 from __future__ import annotations
 
 import json
 
 from django.core.management.base import BaseCommand
+from django.utils.translation import ngettext
 
+from gm.core.management.base import in_command_language, require_migrated
 from gm.core.scenario import expand_paths, run_file
 
 
@@ -27,7 +31,9 @@ class Command(BaseCommand):
                             help="commit the games instead of rolling them back, and print their URLs")
         parser.add_argument("--json", action="store_true", dest="as_json", help="one JSON object per file")
 
+    @in_command_language
     def handle(self, *args, files: list[str], keep: bool = False, as_json: bool = False, **options):
+        require_migrated()
         results = []
         for path in expand_paths(files):
             result = run_file(path, keep=keep, on_crash=self.stderr.write)
@@ -41,7 +47,11 @@ class Command(BaseCommand):
             raise SystemExit(2)
         if not as_json and len(results) > 1:
             counts = {code: sum(r.exit_code == code for r in results) for code in (0, 1, 2)}
-            self.stdout.write(f"{len(results)} files: {counts[0]} passed, {counts[1]} failed, {counts[2]} invalid")
+            self.stdout.write(ngettext("%(count)s file: %(passed)s passed, %(failed)s failed, %(invalid)s invalid",
+                                       "%(count)s files: %(passed)s passed, %(failed)s failed, %(invalid)s invalid",
+                                       len(results))
+                              % {"count": len(results), "passed": counts[0], "failed": counts[1],
+                                 "invalid": counts[2]})
         code = max(r.exit_code for r in results)
         if code:
             raise SystemExit(code)
