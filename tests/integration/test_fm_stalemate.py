@@ -69,7 +69,7 @@ def test_FM_10_H1_the_draw_is_announced_publicly_and_every_seat_draws(master, ma
     ru = client_for(users["Bob"], language="ru").get(f"/games/{game.pk}/").content.decode()
     assert "Игра закончилась ничьей (FM-10.H1): никто не победил и не проиграл." in ru
     assert "Ничья: никто не победил и не проиграл." in ru
-    assert "Игра заканчивается ничьей (FM-10.H1): 2 фаз подряд" in ru
+    assert "Игра заканчивается ничьей (FM-10.H1): фаз подряд без смертей — 2" in ru
 
 
 def test_FM_10_H1_a_won_game_tells_each_player_won_or_lost(master, make_user, frozen):

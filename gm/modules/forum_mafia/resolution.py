@@ -30,7 +30,10 @@ chain and the first in ring order guards; ``last_stand`` returns the last card l
 ``reserve`` on a short deck moves what there is (moving is not drawing, so no mulligans); L6 runs stash, reserve,
 pickpocket, arson, hack, stimulant draws, returns of ``unlimited_plan``, then the extra draws of ``advice`` and
 ``coffee`` (the reference's "extra draws" of L6 — ``first_aid`` alone draws "after damage", at L8), each in ring
-order; a game where no living character can still meet a goal of FM-10.1–10.3 ends with no winner.
+order; a game where no living character can still meet a goal of FM-10.1–10.3 ends with no winner; a stalemate —
+``stalemate_phases`` phases in a row with no death and nothing left that can harm (:func:`harm_sources`) — ends as a
+draw (FM-10.H1, counted in ``state["fm"]["quiet_phases"]``). The **[reading]**s of the open points are
+``FM-….R<n>`` in ``docs/rules/forum-mafia.md``.
 """
 from __future__ import annotations
 
