@@ -8,12 +8,11 @@ service in ``gm.core.services``, ``gm.core.interventions`` or ``gm.core.review``
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import messages, page_memo, visibility
-from .engine import Event
+from .engine import Event, PhaseInfo
 from .forms import ExtendForm, PublishAtForm, ReasonForm, ReviewModeForm, SeatAliveForm, SeatEditForm, SeatReplaceForm
 from .models import Game, GroupMembership, LogEntry, Phase
 from .services import seat_info
@@ -21,6 +20,22 @@ from .spectator import order_lines
 
 #: How many resolved phases the console lists (newest first).
 PHASES_SHOWN = 12
+
+
+def seat_form_specs(game: Game, seat, phase: Phase | None) -> list[dict]:
+    """The module's ``master_seat_form`` for ``seat`` (a :class:`~gm.core.models.Seat`) with ``phase`` the
+    unresolved phase or ``None``: the seat's editable fields in words and as form specs."""
+    info = (PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+            if phase is not None else None)
+    return game.game_module.master_seat_form(state=game.state, seat=seat_info(seat), phase=info)
+
+
+def seat_edit_form(game: Game, seat, phase: Phase | None, data=None) -> SeatEditForm:
+    """The seat edit form of ``seat`` drawn from its current data (``data``: the POST to bind, if any)."""
+    form = SeatEditForm(data, specs=seat_form_specs(game, seat, phase), initial={"seat": seat.pk,
+                                                                               "version": seat.version},
+                        auto_id=f"edit-{seat.pk}-%s")
+    return form
 
 
 def event_rows(game: Game, events: Iterable[Event | Mapping[str, Any]], seat_names: Mapping[int, str]) -> dict:
@@ -92,13 +107,14 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
         orders.setdefault(order.seat_id, []).append(order)
     for seat in seats:
         fields = module.master_seat_fields(state=game.state, seat=seat_info(seat))
+        specs = seat_form_specs(game, seat, phase) if fields else []
         versions = orders.get(seat.pk, [])
         seat_rows.append({
             "seat": seat, "summary": module.master_seat_summary(seat.data), "fields": fields,
+            "facts": [(spec["label"], spec["text"]) for spec in specs],
             "groups": sorted(module.group_label(g, state=game.state) for g in groups.get(seat.pk, [])),
             "orders": versions, "current": versions[-1] if versions else None,
-            "edit_form": SeatEditForm(initial={"seat": seat.pk, "changes": json.dumps(fields, ensure_ascii=False)},
-                                      auto_id=f"edit-{seat.pk}-%s") if fields else None,
+            "editable": bool(specs),
             "alive_form": SeatAliveForm(initial={"seat": seat.pk, "alive": "0" if seat.alive else "1"},
                                         auto_id=f"alive-{seat.pk}-%s"),
             "replace_form": SeatReplaceForm(initial={"seat": seat.pk}, auto_id=f"replace-{seat.pk}-%s"),

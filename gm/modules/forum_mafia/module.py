@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils import translation
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from cards.collection_data import CARDS
@@ -56,6 +56,8 @@ RESOLUTION_MESSAGES = {
     "fm.stole": _("You took %(cards)s from %(target)s."),
     "fm.stolen_from": _("A card was taken from your Hand: %(cards)s."),
     "fm.sleeve_lost": _("You discarded from your Sleeve: %(cards)s."),
+    "fm.discarded_two": _("You discarded two cards instead of playing: %(cards)s."),
+    "fm.scientist_discarded": _("Your ability discarded two cards of your Hand: %(cards)s."),
     "fm.milled": _("The top cards of your deck were discarded: %(cards)s."),
     "fm.drew": _("You drew: %(cards)s."),
     "fm.moved": _("%(card)s moved to your Sleeve: %(cards)s."),
@@ -504,6 +506,35 @@ class ForumMafiaModule(GameModule):
         if data.get("faction"):
             rows.append((str(_("Faction")), gettext(FACTION_NAMES.get(data["faction"], data["faction"]))))
         return rows
+
+    def master_seat_form(self, *, state, seat, phase):
+        """The console's seat edit in words: the four containers as pickers of card names (every kind of the game's
+        collection, FM-4.2), jail as a number of phases (FM-7.5), handcuffs as a choice of night (the night number
+        they apply to, FM-8)."""
+        fields = master_edit.seat_fields(state, seat)
+        kinds = set(resolution.game_collection(state).kinds)
+        labels = {"hand": gettext("Hand (front first)"), "sleeve": gettext("Sleeve"),
+                  "deck": gettext("Deck (top first)"), "discard": gettext("Discard pile")}
+        specs = []
+        for key in ("hand", "sleeve", "deck", "discard"):
+            held = fields[key]
+            choices = sorted(((k, card_name(k)) for k in kinds | set(held)), key=lambda kn: kn[1].casefold())
+            specs.append({"key": key, "label": labels[key], "kind": "cards", "value": held, "choices": choices,
+                          "text": _cards(held)})
+        jail = fields["jail"]
+        specs.append({"key": "jail", "label": gettext("Jail: phases left (0: free)"), "kind": "number",
+                      "value": jail, "min": 0, "max": master_edit.MAX_JAIL,
+                      "text": ngettext("%(n)s phase", "%(n)s phases", jail) % {"n": jail} if jail
+                      else gettext("not in jail")})
+        cuffs = fields["handcuffs"]
+        night = phase.number if phase is not None and phase.kind != "deckbuilding" else 1
+        last = max(night + 2, cuffs or 0)
+        choices = [(None, gettext("not handcuffed"))] + [
+            (n, gettext("Night %(number)s") % {"number": n}) for n in range(1, last + 1)]
+        specs.append({"key": "handcuffs", "label": gettext("Handcuffs"), "kind": "choice", "value": cuffs,
+                      "choices": choices, "text": dict(choices)[cuffs],
+                      "help": gettext("The night they bind: no targeted cards that night.")})
+        return specs
 
     def master_seat_edit(self, *, state, seat, seats, changes):
         """The master's edit of containers and flags (:func:`.master_edit.seat_edit`): unknown card slugs refused,
