@@ -109,9 +109,11 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
         fields = module.master_seat_fields(state=game.state, seat=seat_info(seat))
         specs = seat_form_specs(game, seat, phase) if fields else []
         versions = orders.get(seat.pk, [])
+        summary = module.master_seat_summary(seat.data)
         seat_rows.append({
-            "seat": seat, "summary": module.master_seat_summary(seat.data), "fields": fields,
-            "facts": [(spec["label"], spec["text"]) for spec in specs],
+            "seat": seat, "summary": summary, "fields": fields,
+            "facts": [(spec["label"], spec["text"]) for spec in specs
+                      if spec["label"] not in {label for label, _text in summary}],
             "groups": sorted(module.group_label(g, state=game.state) for g in groups.get(seat.pk, [])),
             "orders": versions, "current": versions[-1] if versions else None,
             "editable": bool(specs),

@@ -68,7 +68,7 @@ def test_refused_forms_change_nothing_and_say_why(table, master):
     assert response.status_code == 400 and "no card “bazooka”" in response.content.decode()
     # Nothing changed at all.
     body = client.post(f"/games/{game.pk}/console/seat/edit/", {
-        "seat": alice.pk, "hand-0": "pistol", "hand-1": "tail", "hand-2": "tail", "jail": "0",
+        "seat": alice.pk, "hand-0": "pistol", "hand-1": "tail", "hand-2": "tail", "jail": "0", "public_role": "custom",
         **{f"deck-{i}": "coffee" for i in range(4)}, "reason": "x"}, **HTMX).content.decode()
     assert "Nothing was changed" in body
     # A player posting to the console.

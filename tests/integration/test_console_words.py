@@ -58,7 +58,7 @@ def test_console_names_everything_in_words_never_slugs_or_json_in_ru_and_en(tabl
     state = game.state
     slugs = (set(game_collection(state).kinds) | set(SECRET_ROLES) | set(FACTION_NAMES) | set(AUDIT_ACTIONS)
              | set(game.game_module.audit_actions) | {"faction:mafia", "hand", "sleeve", "deck", "discard", "jail",
-                                                      "handcuffs", "hand_count", "public_role"}
+                                                      "handcuffs", "hand_count", "public_role", "custom"}
              | set(LogEntry.objects.filter(game=game).values_list("kind", flat=True)))
     assert {"tail", "pistol", "mafia_boss", "seat_edit", "fm.t_discard_two", "law"} <= slugs
     names = set(NAMES) | {n.lower() for n in NAMES} | {f"R{n}" for n in NAMES} | {"master"}
@@ -99,7 +99,7 @@ def edit_data(seat_obj, **values):
     for key in ("hand", "sleeve", "deck", "discard"):
         for i, card in enumerate(cards.get(key) or []):
             data[f"{key}-{i}"] = card["kind"]
-    data.update({"jail": "0", "handcuffs": ""})
+    data.update({"jail": "0", "handcuffs": "", "public_role": "custom"})  # the table's roles are custom (FM-2.3)
     data.update(values)
     return data
 
@@ -178,6 +178,20 @@ def test_master_edit_of_a_public_fact_is_announced_and_of_a_secret_one_is_not(ta
     status, _data = api(client_for(master), "post", f"/api/games/{game.pk}/console/seats/{alice.pk}/edit/",
                         {"changes": {"hand": ["tail", "pistol", "coffee"]}, "reason": "one more"})
     assert status == 200 and public.count() == 2 and public.last().data["public"] == {"hand_count": 3}
+    # The claimed public role (FM-2) through the form: announced by its name.
+    response = client_for(master).post(f"/games/{game.pk}/console/seat/edit/",
+                                       edit_data(seat(game, "Alice"), public_role="geek"), **HTMX)
+    assert response.status_code == 200 and response["HX-Retarget"] == "#console"
+    assert public.count() == 3 and public.last().data["public"] == {"public_role": "geek"}
+    for language, line in (("en", "The master corrected Alice's seat. Now: Public role: Geek."),
+                           ("ru", "Мастер исправил данные персонажа Alice. Теперь: Явная роль: Гик.")):
+        assert line in visible_text(client_for(spectator, language=language).get(
+            game.get_absolute_url()).content.decode())
+    # A role that is not one of FM-8 is a field error, and nothing is written.
+    before = snapshot(game)
+    body = client_for(master).post(f"/games/{game.pk}/console/seat/edit/",
+                                   edit_data(seat(game, "Alice"), public_role="emperor"), **HTMX).content.decode()
+    assert re.search(r'id="edit-\d+-public_role-errors">', body) and snapshot(game) == before
 
 
 def day_with_private(table, master):

@@ -19,7 +19,7 @@ from cards.deckrules import COLOUR_NAMES
 from gm.core.engine import GameModule, PhaseSpec, Resolution, RuleError, RuleViolation
 
 from . import engine, master_edit, resolution, thread_rules
-from .roles import FACTION_NAMES, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
+from .roles import FACTION_NAMES, PUBLIC_ROLE_BY_SLUG, PUBLIC_ROLES, SECRET_ROLES
 
 _CARD_NAMES = {c["slug"]: (c["name_ru"], c["name_en"]) for c in CARDS}
 HOUR = 3600
@@ -534,6 +534,16 @@ class ForumMafiaModule(GameModule):
         specs.append({"key": "handcuffs", "label": gettext("Handcuffs"), "kind": "choice", "value": cuffs,
                       "choices": choices, "text": dict(choices)[cuffs],
                       "help": gettext("The night they bind: no targeted cards that night.")})
+        claimed = fields["public_role"]
+        roles = sorted(((r.slug, public_role_name(r.slug)) for r in PUBLIC_ROLES), key=lambda rn: rn[1].casefold())
+        if isinstance(claimed, Mapping):  # a custom role (FM-2.3) can be kept, not typed here
+            roles.insert(0, ("custom", public_role_name(claimed)))
+        elif claimed is None:
+            roles.insert(0, (None, "—"))
+        specs.append({"key": "public_role", "label": gettext("Public role"), "kind": "choice",
+                      "value": "custom" if isinstance(claimed, Mapping) else claimed, "choices": roles,
+                      "text": public_role_name(claimed) if claimed else "—",
+                      "help": gettext("Public: everyone is told of a change.")})
         return specs
 
     def master_seat_edit(self, *, state, seat, seats, changes):
