@@ -82,6 +82,17 @@ def _phase_reports(viewer: visibility.Viewer, seat_names: Mapping[int, str]) -> 
     return reports
 
 
+def _audit_rows(game: Game, entries) -> list:
+    """The audit entries, a seat edit's changes worded by the module (``master_edit_lines``) as ``entry.lines``."""
+    module = game.game_module
+    rows = list(entries)
+    for entry in rows:
+        data = entry.data if isinstance(entry.data, Mapping) else {}
+        entry.lines = (module.master_edit_lines(before=data.get("before") or {}, after=data["after"])
+                       if entry.action == "seat_edit" and isinstance(data.get("after"), Mapping) else [])
+    return rows
+
+
 def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | None, notice: str = "",
                     errors: list[str] | None = None) -> dict:
     """The console's context for ``viewer`` (empty unless he is the game's master): the intervention forms, every
@@ -135,7 +146,7 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
         "held": held,
         "held_rows": event_rows(game, held.result.get("events", []), names) if held is not None else None,
         "reports": _phase_reports(viewer, names),
-        "audit": visibility.audit_entries(viewer)[:50],
+        "audit": _audit_rows(game, visibility.audit_entries(viewer)[:50]),
         "notice": notice,
         "errors": errors or [],
     }

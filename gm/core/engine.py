@@ -303,6 +303,11 @@ class GameModule:
         offers no edit form)."""
         return []
 
+    def master_edit_lines(self, *, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+        """Shell hook: one master's seat edit (the ``before`` and ``after`` values of the keys it changed, as the
+        audit log keeps them) as lines in the active language, e.g. "Hand: Pistol → Tail". Default: none."""
+        return []
+
     def master_seat_edit(
         self, *, state: Mapping[str, Any], seat: SeatInfo, seats: Sequence[SeatInfo], changes: Mapping[str, Any],
     ) -> tuple[dict, dict]:

@@ -73,9 +73,11 @@ def test_console_names_everything_in_words_never_slugs_or_json_in_ru_and_en(tabl
         console = visible_text(parts["console"])
         # The console really shows the facts that could leak as slugs: cards, roles, flags, trace, audit.
         expected = {"ru": ("Пистолет", "Слежка", "Босс мафии", "Тюрьма", "Наручники", "Ночь 2", "Рука",
-                           "сбрасывает две карты", "изменены карты и отметки", "персонаж убит"),
+                           "сбрасывает две карты", "изменены карты и отметки", "персонаж убит",
+                           "на свободе → 2 фазы", "без наручников → Ночь 2"),
                     "en": ("Pistol", "Tail", "Mafia boss", "Jail", "Handcuffs", "Night 2", "Hand (front first)",
-                           "discards two cards", "cards and flags edited", "character killed")}[language]
+                           "discards two cards", "cards and flags edited", "character killed",
+                           "not in jail → 2 phases", "not handcuffed → Night 2")}[language]
         for text in expected:
             assert text in console, (language, text)
         for part, page in parts.items():

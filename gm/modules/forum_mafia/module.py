@@ -507,44 +507,62 @@ class ForumMafiaModule(GameModule):
             rows.append((str(_("Faction")), gettext(FACTION_NAMES.get(data["faction"], data["faction"]))))
         return rows
 
+    @staticmethod
+    def _master_field(key: str, value: Any) -> tuple[str, str]:
+        """One editable field of :func:`.master_edit.seat_fields` as ``(label, value in words)``."""
+        if key in ("hand", "sleeve", "deck", "discard"):
+            labels = {"hand": gettext("Hand (front first)"), "sleeve": gettext("Sleeve"),
+                      "deck": gettext("Deck (top first)"), "discard": gettext("Discard pile")}
+            return labels[key], _cards(value)
+        if key == "jail":
+            return (gettext("Jail: phases left (0: free)"),
+                    ngettext("%(n)s phase", "%(n)s phases", value) % {"n": value} if value else gettext("not in jail"))
+        if key == "handcuffs":
+            return (gettext("Handcuffs"), gettext("Night %(number)s") % {"number": value} if value
+                    else gettext("not handcuffed"))
+        if key == "public_role":
+            return gettext("Public role"), public_role_name(value) if value else "—"
+        return key, str(value)
+
     def master_seat_form(self, *, state, seat, phase):
         """The console's seat edit in words: the four containers as pickers of card names (every kind of the game's
         collection, FM-4.2), jail as a number of phases (FM-7.5), handcuffs as a choice of night (the night number
-        they apply to, FM-8)."""
+        they apply to, FM-8), the claimed public role as a choice of the FM-8 roles (a custom one, FM-2.3, kept)."""
         fields = master_edit.seat_fields(state, seat)
         kinds = set(resolution.game_collection(state).kinds)
-        labels = {"hand": gettext("Hand (front first)"), "sleeve": gettext("Sleeve"),
-                  "deck": gettext("Deck (top first)"), "discard": gettext("Discard pile")}
         specs = []
         for key in ("hand", "sleeve", "deck", "discard"):
             held = fields[key]
             choices = sorted(((k, card_name(k)) for k in kinds | set(held)), key=lambda kn: kn[1].casefold())
-            specs.append({"key": key, "label": labels[key], "kind": "cards", "value": held, "choices": choices,
-                          "text": _cards(held)})
-        jail = fields["jail"]
-        specs.append({"key": "jail", "label": gettext("Jail: phases left (0: free)"), "kind": "number",
-                      "value": jail, "min": 0, "max": master_edit.MAX_JAIL,
-                      "text": ngettext("%(n)s phase", "%(n)s phases", jail) % {"n": jail} if jail
-                      else gettext("not in jail")})
+            label, text = self._master_field(key, held)
+            specs.append({"key": key, "label": label, "kind": "cards", "value": held, "choices": choices,
+                          "text": text})
+        label, text = self._master_field("jail", fields["jail"])
+        specs.append({"key": "jail", "label": label, "kind": "number", "value": fields["jail"], "min": 0,
+                      "max": master_edit.MAX_JAIL, "text": text})
         cuffs = fields["handcuffs"]
         night = phase.number if phase is not None and phase.kind != "deckbuilding" else 1
-        last = max(night + 2, cuffs or 0)
         choices = [(None, gettext("not handcuffed"))] + [
-            (n, gettext("Night %(number)s") % {"number": n}) for n in range(1, last + 1)]
-        specs.append({"key": "handcuffs", "label": gettext("Handcuffs"), "kind": "choice", "value": cuffs,
-                      "choices": choices, "text": dict(choices)[cuffs],
-                      "help": gettext("The night they bind: no targeted cards that night.")})
+            (n, gettext("Night %(number)s") % {"number": n}) for n in range(1, max(night + 2, cuffs or 0) + 1)]
+        label, text = self._master_field("handcuffs", cuffs)
+        specs.append({"key": "handcuffs", "label": label, "kind": "choice", "value": cuffs, "choices": choices,
+                      "text": text, "help": gettext("The night they bind: no targeted cards that night.")})
         claimed = fields["public_role"]
         roles = sorted(((r.slug, public_role_name(r.slug)) for r in PUBLIC_ROLES), key=lambda rn: rn[1].casefold())
         if isinstance(claimed, Mapping):  # a custom role (FM-2.3) can be kept, not typed here
             roles.insert(0, ("custom", public_role_name(claimed)))
         elif claimed is None:
             roles.insert(0, (None, "—"))
-        specs.append({"key": "public_role", "label": gettext("Public role"), "kind": "choice",
+        label, text = self._master_field("public_role", claimed)
+        specs.append({"key": "public_role", "label": label, "kind": "choice",
                       "value": "custom" if isinstance(claimed, Mapping) else claimed, "choices": roles,
-                      "text": public_role_name(claimed) if claimed else "—",
-                      "help": gettext("Public: everyone is told of a change.")})
+                      "text": text, "help": gettext("Public: everyone is told of a change.")})
         return specs
+
+    def master_edit_lines(self, *, before, after):
+        """A seat edit of the audit log in words: ``"Hand (front first): Pistol, Tail → Tail"`` per changed key."""
+        return [f"{label}: {old} → {self._master_field(key, after.get(key))[1]}"
+                for key in after for label, old in [self._master_field(key, before.get(key))]]
 
     def master_seat_edit(self, *, state, seat, seats, changes):
         """The master's edit of containers and flags (:func:`.master_edit.seat_edit`): unknown card slugs refused,
