@@ -8,12 +8,11 @@ service in ``gm.core.services``, ``gm.core.interventions`` or ``gm.core.review``
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import messages, page_memo, visibility
-from .engine import Event
+from .engine import Event, PhaseInfo
 from .forms import ExtendForm, PublishAtForm, ReasonForm, ReviewModeForm, SeatAliveForm, SeatEditForm, SeatReplaceForm
 from .models import Game, GroupMembership, LogEntry, Phase
 from .services import seat_info
@@ -21,6 +20,22 @@ from .spectator import order_lines
 
 #: How many resolved phases the console lists (newest first).
 PHASES_SHOWN = 12
+
+
+def seat_form_specs(game: Game, seat, phase: Phase | None) -> list[dict]:
+    """The module's ``master_seat_form`` for ``seat`` (a :class:`~gm.core.models.Seat`) with ``phase`` the
+    unresolved phase or ``None``: the seat's editable fields in words and as form specs."""
+    info = (PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+            if phase is not None else None)
+    return game.game_module.master_seat_form(state=game.state, seat=seat_info(seat), phase=info)
+
+
+def seat_edit_form(game: Game, seat, phase: Phase | None, data=None) -> SeatEditForm:
+    """The seat edit form of ``seat`` drawn from its current data (``data``: the POST to bind, if any)."""
+    form = SeatEditForm(data, specs=seat_form_specs(game, seat, phase), initial={"seat": seat.pk,
+                                                                               "version": seat.version},
+                        auto_id=f"edit-{seat.pk}-%s")
+    return form
 
 
 def event_rows(game: Game, events: Iterable[Event | Mapping[str, Any]], seat_names: Mapping[int, str]) -> dict:
@@ -67,6 +82,17 @@ def _phase_reports(viewer: visibility.Viewer, seat_names: Mapping[int, str]) -> 
     return reports
 
 
+def _audit_rows(game: Game, entries) -> list:
+    """The audit entries, a seat edit's changes worded by the module (``master_edit_lines``) as ``entry.lines``."""
+    module = game.game_module
+    rows = list(entries)
+    for entry in rows:
+        data = entry.data if isinstance(entry.data, Mapping) else {}
+        entry.lines = (module.master_edit_lines(before=data.get("before") or {}, after=data["after"])
+                       if entry.action == "seat_edit" and isinstance(data.get("after"), Mapping) else [])
+    return rows
+
+
 def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | None, notice: str = "",
                     errors: list[str] | None = None) -> dict:
     """The console's context for ``viewer`` (empty unless he is the game's master): the intervention forms, every
@@ -92,13 +118,16 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
         orders.setdefault(order.seat_id, []).append(order)
     for seat in seats:
         fields = module.master_seat_fields(state=game.state, seat=seat_info(seat))
+        specs = seat_form_specs(game, seat, phase) if fields else []
         versions = orders.get(seat.pk, [])
+        summary = module.master_seat_summary(seat.data)
         seat_rows.append({
-            "seat": seat, "summary": module.master_seat_summary(seat.data), "fields": fields,
+            "seat": seat, "summary": summary, "fields": fields,
+            "facts": [(spec["label"], spec["text"]) for spec in specs
+                      if spec["label"] not in {label for label, _text in summary}],
             "groups": sorted(module.group_label(g, state=game.state) for g in groups.get(seat.pk, [])),
             "orders": versions, "current": versions[-1] if versions else None,
-            "edit_form": SeatEditForm(initial={"seat": seat.pk, "changes": json.dumps(fields, ensure_ascii=False)},
-                                      auto_id=f"edit-{seat.pk}-%s") if fields else None,
+            "editable": bool(specs),
             "alive_form": SeatAliveForm(initial={"seat": seat.pk, "alive": "0" if seat.alive else "1"},
                                         auto_id=f"alive-{seat.pk}-%s"),
             "replace_form": SeatReplaceForm(initial={"seat": seat.pk}, auto_id=f"replace-{seat.pk}-%s"),
@@ -117,7 +146,7 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
         "held": held,
         "held_rows": event_rows(game, held.result.get("events", []), names) if held is not None else None,
         "reports": _phase_reports(viewer, names),
-        "audit": visibility.audit_entries(viewer)[:50],
+        "audit": _audit_rows(game, visibility.audit_entries(viewer)[:50]),
         "notice": notice,
         "errors": errors or [],
     }

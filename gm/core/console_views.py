@@ -9,16 +9,17 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
 
 from . import interventions, review, services, visibility
-from .console import console_context, event_rows
-from .forms import ExtendForm, PublishAtForm, ReasonForm, ReviewModeForm, SeatAliveForm, SeatEditForm, SeatReplaceForm
-from .models import Game, Phase
+from .console import console_context, event_rows, seat_edit_form
+from .forms import ExtendForm, PublishAtForm, ReasonForm, ReviewModeForm, SeatAliveForm, SeatReplaceForm
+from .models import Game, Phase, Seat
 from .services import ServiceError
 
 
@@ -124,12 +125,82 @@ def _seat(data: dict) -> int:
     return data["seat"]
 
 
+def _edit_page(request, game: Game, seat: Seat, form, *, status: int = 200):
+    """The seat edit form: the htmx partial (swapped into the seat's console entry) or a page of its own."""
+    context = {"game": game, "seat": seat, "form": form, "full_page": not request.htmx}
+    template = "gm/_console_seat_edit.html" if request.htmx else "gm/console_seat_edit.html"
+    return render(request, template, context, status=200 if request.htmx else status)
+
+
+@require_GET
+@login_required
+def seat_edit_form_view(request, pk: int, seat_id: int):
+    """The form that edits one seat's cards and flags (pickers of card names, the flags as fields), drawn from the
+    seat as it is now; its POST goes to :func:`seat_edit`."""
+    game = _game(request, pk)
+    _master_only(request, game)
+    seat = game.seats.filter(pk=seat_id).first()
+    if seat is None:
+        raise Http404
+    return _edit_page(request, game, seat, seat_edit_form(game, seat, _open_phase(game)))
+
+
+def _seat_of(game: Game, raw) -> Seat | None:
+    try:
+        return game.seats.filter(pk=int(raw)).first()
+    except (TypeError, ValueError):
+        return None
+
+
 @require_POST
 @login_required
 def seat_edit(request, pk: int):
-    return _intervene(request, pk, SeatEditForm, lambda g, d: interventions.seat_edit(
-        game=g, actor=request.user, seat_id=_seat(d), changes=d["changes"], reason=d["reason"]),
-        _("The seat was changed."))
+    """Save the seat edit form: a bad value (a card not in the game, a jail out of range) is a field error of its
+    picker and nothing is written; a seat changed since the form was drawn is refused with the form redrawn from
+    the seat as it is now. Success: the console (htmx) or the game page at the console."""
+    game = _game(request, pk)
+    _master_only(request, game)
+    seat = _seat_of(game, request.POST.get("seat"))
+    if seat is None:
+        raise Http404
+    phase = _open_phase(game)
+    form = seat_edit_form(game, seat, phase, data=request.POST)
+    if form.is_valid():
+        d = form.cleaned_data
+        try:
+            interventions.seat_edit(game=game, actor=request.user, seat_id=seat.pk, changes=d["changes"],
+                                    reason=d["reason"], version=d["version"])
+        except ServiceError as exc:
+            if exc.code == "forbidden":
+                raise PermissionDenied(" ".join(_messages_of(form, exc))) from None
+            if exc.code == "conflict":  # redraw from the seat as it is now; the reason is kept
+                game.refresh_from_db()
+                seat.refresh_from_db()
+                form = seat_edit_form(game, seat, _open_phase(game))
+                form.initial["reason"] = d["reason"]
+                form.conflict = [m for msgs in exc.errors.values() for m in msgs]
+            else:
+                _form_errors(form, exc)
+            return _edit_page(request, game, seat, form, status=409 if exc.code == "conflict" else 400)
+    else:
+        return _edit_page(request, game, seat, form, status=400)
+    game.refresh_from_db()
+    notice = _("%(player)s's seat was changed.") % {"player": seat.display_name}
+    if request.htmx:
+        response = _console(request, game, notice=notice)
+        return reswap(retarget(response, "#console"), "outerHTML")
+    messages.success(request, notice)
+    return _back(game)
+
+
+def _form_errors(form, exc: ServiceError) -> None:
+    """A service's refusal on the form: ``changes.<key>`` on the key's first field, the rest on the form."""
+    by_key = {g["key"]: g["names"][0] for g in form.groups}
+    for field, msgs in exc.errors.items():
+        key = field.split(".", 1)[1] if field.startswith("changes.") else field
+        target = by_key.get(key) or (field if field in form.fields else None)
+        for message in msgs:
+            form.add_error(target, message)
 
 
 @require_POST
@@ -204,6 +275,7 @@ urlpatterns = [
     path("", console, name="console"),
     path("preview/", preview, name="console_preview"),
     path("seat/edit/", seat_edit, name="console_seat_edit"),
+    path("seat/<int:seat_id>/edit/", seat_edit_form_view, name="console_seat_edit_form"),
     path("seat/alive/", seat_alive, name="console_seat_alive"),
     path("seat/replace/", seat_replace, name="console_seat_replace"),
     path("extend/", extend, name="console_extend"),

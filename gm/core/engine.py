@@ -291,6 +291,26 @@ class GameModule:
         (e.g. the secret role). Default: none (the console still shows :meth:`master_seat_fields`)."""
         return []
 
+    def master_seat_form(self, *, state: Mapping[str, Any], seat: SeatInfo, phase: PhaseInfo | None) -> list[dict]:
+        """Shell hook: the fields of :meth:`master_seat_fields` as the console shows and edits them, in the active
+        language, one dict per key in display order. Every dict has ``key``, ``label`` (translated), ``kind``,
+        ``value`` (as in :meth:`master_seat_fields`) and ``text`` (the value in words, for the seat's summary);
+        by ``kind``:
+
+        * ``"cards"`` — an ordered list of card slugs; ``choices``: ``[(slug, name)]`` of every card it may hold
+          (the console shows one picker per card and a few empty ones to add cards);
+        * ``"number"`` — an integer from ``min`` to ``max``;
+        * ``"choice"`` — one of ``choices``: ``[(value, label)]``, ``None`` allowed as a value (no flag).
+
+        Optional ``help`` (translated). ``phase`` is the unresolved phase, if any. Default: nothing (the console
+        offers no edit form)."""
+        return []
+
+    def master_edit_lines(self, *, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+        """Shell hook: one master's seat edit (the ``before`` and ``after`` values of the keys it changed, as the
+        audit log keeps them) as lines in the active language, e.g. "Hand: Pistol → Tail". Default: none."""
+        return []
+
     def master_seat_edit(
         self, *, state: Mapping[str, Any], seat: SeatInfo, seats: Sequence[SeatInfo], changes: Mapping[str, Any],
     ) -> tuple[dict, dict]:

@@ -157,11 +157,74 @@ class LobbyFilterForm(forms.Form):
 
 
 class SeatEditForm(ReasonForm):
-    """A seat's containers and flags as the module's JSON (``master_seat_fields``)."""
+    """A seat's containers and flags, built from the module's ``master_seat_form`` specs (see
+    ``GameModule.master_seat_form``): a ``"cards"`` spec becomes one picker of card names per card it holds plus
+    :attr:`EXTRA_SLOTS` empty ones (``<key>-<i>``; an empty picker removes or adds nothing), a ``"number"`` spec an
+    integer field, a ``"choice"`` spec a select (empty value: ``None``). ``version`` is the seat's version the form
+    was drawn from. ``cleaned_data["changes"]`` holds only the keys whose value differs from the spec's; an edit that
+    changes nothing is refused. A card that is not one of the choices is a field error of its picker."""
+
+    EXTRA_SLOTS = 3
+    #: Messages shown above a form redrawn because the seat changed meanwhile (set by the view).
+    conflict: list[str] = []
 
     seat = forms.IntegerField(widget=forms.HiddenInput)
-    changes = JSONObjectField(label=_("Cards and flags (JSON; keep only what you change)"), required=True,
-                              widget=forms.Textarea(attrs={"rows": 4, "class": "mono"}))
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, specs: list[dict], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.specs = specs
+        self.groups: list[dict] = []  # per spec: its label, help and field names, for the template
+        reason = self.fields.pop("reason")
+        for spec in specs:
+            key, names = spec["key"], []
+            if spec["kind"] == "cards":
+                choices = [("", "—"), *spec["choices"]]
+                for i in range(len(spec["value"]) + self.EXTRA_SLOTS):
+                    name = f"{key}-{i}"
+                    self.fields[name] = forms.ChoiceField(
+                        label=_("%(field)s, card %(n)s") % {"field": spec["label"], "n": i + 1}, choices=choices,
+                        required=False, initial=spec["value"][i] if i < len(spec["value"]) else "",
+                        error_messages={"invalid_choice": _("This game has no card “%(value)s”: pick one from "
+                                                            "the list.")})
+                    names.append(name)
+            elif spec["kind"] == "number":
+                self.fields[key] = forms.IntegerField(label=spec["label"], min_value=spec["min"],
+                                                      max_value=spec["max"], initial=spec["value"])
+                names.append(key)
+            else:
+                values = {("" if v is None else str(v)): v for v, _label in spec["choices"]}
+                self.fields[key] = forms.TypedChoiceField(
+                    label=spec["label"], choices=[("" if v is None else str(v), text) for v, text in spec["choices"]],
+                    coerce=lambda raw, values=values: values[raw], empty_value=None, required=False,
+                    initial="" if spec["value"] is None else str(spec["value"]))
+                names.append(key)
+            if spec.get("help"):
+                self.fields[names[-1]].help_text = spec["help"]
+            self.groups.append({"key": key, "label": spec["label"], "kind": spec["kind"], "help": spec.get("help", ""),
+                                "names": names})
+        self.fields["reason"] = reason
+
+    def group_fields(self) -> list[dict]:
+        """The specs' groups with their bound fields, in order (for the template)."""
+        return [{**g, "fields": [self[n] for n in g["names"]]} for g in self.groups]
+
+    def clean(self):
+        data = super().clean()
+        changes = {}
+        for spec, group in zip(self.specs, self.groups, strict=True):
+            if any(n in self.errors for n in group["names"]):
+                continue
+            if spec["kind"] == "cards":
+                value = [data[n] for n in group["names"] if data.get(n)]
+            else:
+                value = data.get(group["names"][0])
+            if value != spec["value"]:
+                changes[spec["key"]] = value
+        data["changes"] = changes
+        if not changes and not self.errors:
+            raise forms.ValidationError(_("Nothing was changed: change a card or a flag first."))
+        return data
 
 
 class SeatAliveForm(ReasonForm):

@@ -80,23 +80,31 @@ def seat_fields(*, game: Game, seat: Seat) -> dict:
 
 
 def seat_edit(*, game: Game, actor, seat_id: int, changes: Mapping[str, Any], reason: str,
-              clock: Clock = timezone.now) -> Seat:
+              version: int | None = None, clock: Clock = timezone.now) -> Seat:
     """Edit a seat's containers and flags (master only; audited as ``seat_edit`` with the values before and after).
 
     ``changes`` maps keys of the module's ``master_seat_fields`` to new values (forum Mafia: ``hand`` in order,
     ``sleeve``, ``deck`` top first, ``discard`` as card slugs; ``jail`` phases; ``handcuffs`` night number or
-    ``None``). The module validates it (unknown card slugs refused; conservation not required). Raises
+    ``None``). The module validates it (unknown card slugs refused; conservation not required). ``version``: the
+    seat's version the master's form was drawn from (``None``: not checked). When the edit changes what everyone
+    may see of the seat (the module's ``public_seat_data``, e.g. forum Mafia's Hand count, FM-5.1), a public
+    ``core.seat_public_changed`` line announces the new public facts — never the secret ones. Raises
     :class:`ServiceError`: ``forbidden`` (not the master), ``invalid`` (no reason; each bad key, keyed
-    ``changes.<key>``), ``not_found`` (no such seat), ``state`` (game not running or over, a result held for
-    review). Nothing changes on error. Returns the seat."""
+    ``changes.<key>``), ``not_found`` (no such seat), ``conflict`` (the seat changed since ``version``), ``state``
+    (game not running or over, a result held for review). Nothing changes on error. Returns the seat."""
     services._require_master(game, actor)
     reason = _reason(reason)
     if not isinstance(changes, Mapping):
         raise ServiceError({"changes": [_("Give the changes as a JSON object.")]})
     with transaction.atomic():
         phase, game, seat = _locked(game, actor, seat_id)
+        if version is not None and version != seat.version:
+            raise ServiceError(_("%(player)s's seat changed since you opened the form (a resolution or another "
+                                 "edit): here it is as it is now; make your edit again.")
+                               % {"player": seat.display_name}, code="conflict")
         module = game.game_module
         before = module.master_seat_fields(state=game.state, seat=seat_info(seat))
+        public_before = module.public_seat_data(seat.data or {})
         try:
             data, state = module.master_seat_edit(state=game.state, seat=seat_info(seat), seats=_others(game, seat),
                                                   changes=changes)
@@ -110,6 +118,13 @@ def seat_edit(*, game: Game, actor, seat_id: int, changes: Mapping[str, Any], re
         game.state = state
         game.save(update_fields=["state"])
         after = module.master_seat_fields(state=game.state, seat=seat_info(seat))
+        public_after = module.public_seat_data(seat.data or {})
+        changed = sorted(k for k in set(public_before) | set(public_after)
+                         if public_before.get(k) != public_after.get(k))
+        if changed:  # what everyone could see of the seat changed: say so, with the new public facts only
+            LogEntry.objects.create(game=game, phase=phase, visibility="public", kind="core.seat_public_changed",
+                                    data={"player": seat.display_name,
+                                          "public": {k: public_after.get(k) for k in changed}}, created_at=now)
         services._audit(game=game, actor=actor, action="seat_edit", reason=reason, phase=phase, now=now, data={
             "seat": seat.pk, "player": seat.display_name,
             "before": {k: before.get(k) for k in changes}, "after": {k: after.get(k) for k in changes}})

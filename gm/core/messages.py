@@ -33,6 +33,7 @@ CORE_MESSAGES: Mapping[str, Any] = {
     "core.seat_revived": _("The master brought %(player)s back into the game."),
     "core.seat_replaced": _("%(player)s is now played by someone else."),
     "core.result_held": _("The result is held for the master's review."),
+    "core.seat_public_changed": _("The master corrected %(player)s's seat. Now: %(facts)s."),
 }
 
 
@@ -53,6 +54,8 @@ def render(kind: str, data: Mapping[str, Any], module_slug: str) -> str:
             params["deadline"] = _local_time(data["deadline"])
         if kind == "core.game_finished" and isinstance(data.get("winners"), list):
             params["winners"] = winners_text(data["winners"], module_slug)
+        if kind == "core.seat_public_changed":
+            params["facts"] = _public_facts(data.get("public") or {}, module_slug)
         try:
             return str(template % params)  # a plural text picks its form from params here
         except (KeyError, TypeError, ValueError):
@@ -73,6 +76,18 @@ def winners_text(winners: list[str], module_slug: str) -> str:
     except registry.UnknownModule:
         return ", ".join(winners)
     return ", ".join(module.winner_label(w) for w in winners)
+
+
+def _public_facts(public: Mapping[str, Any], module_slug: str) -> str:
+    """A seat's changed public data (part of the module's ``public_seat_data``) as its module words it publicly
+    (``seat_facts(secret=False)``); a fact that is gone reads "—"."""
+    try:
+        module = registry.get(module_slug)
+    except registry.UnknownModule:
+        return ", ".join(f"{k}: {v}" for k, v in public.items())
+    present = {k: v for k, v in public.items() if v is not None}
+    facts = [f"{label}: {text}" for label, text in module.seat_facts(present, secret=False)] if present else []
+    return "; ".join(facts) or "—"
 
 
 def _stringify(value: Any) -> Any:

@@ -168,10 +168,17 @@ def private_message_posts(viewer: Viewer, *, limit: int = 20) -> list[Post]:
     return list(posts(viewer).filter(mine).order_by("-created_at", "-id")[:limit])
 
 
-def may_read_private(viewer: Viewer, private: PostPrivate) -> bool:
+def may_read_private(viewer: Viewer, private: PostPrivate, post: Post | None = None) -> bool:
     """FM-9.2: a private message's text is for its recipient's player and the master (and everyone once the game
-    is over). Not for its sender: the site delivers it as the master would relay it."""
-    return viewer.sees_everything or (viewer.seat is not None and viewer.seat.pk == private.recipient_id)
+    is over), and for its author — the sender's seat (so a replacement player rereads what the seat wrote) — who
+    wrote it and may reread it wherever his post is shown. ``post``: the message's post when the caller holds it
+    (saves a query); otherwise ``private.post`` is read."""
+    if viewer.sees_everything:
+        return True
+    if viewer.seat is None:
+        return False
+    sender = (post if post is not None else private.post).seat_id
+    return viewer.seat.pk in (private.recipient_id, sender)
 
 
 def may_know_recipient(viewer: Viewer, private: PostPrivate, post: Post) -> bool:
@@ -250,7 +257,7 @@ def thread_items(viewer: Viewer, posts: Iterable[Post]) -> list[dict]:
         }
         private = privates.get(post.pk)
         if private is not None:
-            readable = may_read_private(viewer, private)
+            readable = may_read_private(viewer, private, post)
             item["private"] = {
                 "recipient": private.recipient.display_name if may_know_recipient(viewer, private, post) else None,
                 "public_recipient": private.public_recipient,
@@ -270,7 +277,7 @@ def private_readers(post: Post) -> list:
         return []
     game = private.post.game
     users = [game.master] + ([private.recipient.user] if private.recipient.user is not None else [])
-    return [u for u in users if may_read_private(viewer_for(u, game), private)]
+    return [u for u in users if may_read_private(viewer_for(u, game), private, private.post)]
 
 
 def may_see_private(viewer: Viewer, seat: Seat) -> bool:

@@ -27,7 +27,7 @@ def test_console_shows_every_seat_secret_and_order_versions_to_the_master_only(t
     services.order_submit(phase=night, user=users["Alice"], payload={})  # version 2
     page = client_for(master).get(game.get_absolute_url()).content.decode()
     assert 'id="console"' in page
-    for text in ("Sheriff", "Mafia boss", "pistol", "v1", "v2", "What-if preview"):
+    for text in ("Sheriff", "Mafia boss", "Pistol", "v1", "v2", "What-if preview"):
         assert text in page, text
     night.__class__.objects.filter(pk=night.pk).update(overdue_at=night.deadline)  # the foundation's flag
     console = client_for(master).get(game.get_absolute_url()).content.decode().split('id="console"')[1]
@@ -62,14 +62,15 @@ def test_refused_forms_change_nothing_and_say_why(table, master):
     body = client.post(f"/games/{game.pk}/console/seat/alive/", {"seat": alice.pk, "alive": "0"},
                        **HTMX).content.decode()
     assert "This field is required" in body
-    # An unknown card (no JS): a redirect with the reason as a message.
+    # An unknown card (no JS): the edit page again, the picker's field error naming it.
     response = client.post(f"/games/{game.pk}/console/seat/edit/",
-                           {"seat": alice.pk, "changes": '{"hand": ["bazooka"]}', "reason": "fix"}, follow=True)
-    assert "bazooka" in response.content.decode()
-    # Not JSON.
-    body = client.post(f"/games/{game.pk}/console/seat/edit/", {"seat": alice.pk, "changes": "{", "reason": "x"},
-                       **HTMX).content.decode()
-    assert "not valid JSON" in body
+                           {"seat": alice.pk, "version": alice.version, "hand-0": "bazooka", "reason": "fix"})
+    assert response.status_code == 400 and "no card “bazooka”" in response.content.decode()
+    # Nothing changed at all.
+    body = client.post(f"/games/{game.pk}/console/seat/edit/", {
+        "seat": alice.pk, "hand-0": "pistol", "hand-1": "tail", "hand-2": "tail", "jail": "0", "public_role": "custom",
+        **{f"deck-{i}": "coffee" for i in range(4)}, "reason": "x"}, **HTMX).content.decode()
+    assert "Nothing was changed" in body
     # A player posting to the console.
     response = client_for(users["Alice"]).post(f"/games/{game.pk}/console/seat/alive/",
                                                {"seat": alice.pk, "alive": "0", "reason": "me"})

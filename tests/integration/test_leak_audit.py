@@ -21,8 +21,8 @@ visibility layer, ``gm/core/visibility.py``):
 * LETTER (a ``letter``'s text, FM-9.4): its sender and the master while the order is pending; also its recipient
   once the night is resolved;
 * MAFIA (the Mafia message, FM-3.1/FM-9.6): its sender and the master; also its recipient after the night;
-* PRIVATE (a private message in a thread post, FM-9.2): its recipient and the master (not its sender: the site
-  relays it as the master would, ``visibility.may_read_private``);
+* PRIVATE (a private message in a thread post, FM-9.2): its recipient, the master and its author (Nina rereads what
+  she wrote; ``visibility.may_read_private``) — nobody else;
 * ROOM (a chat room post, FM-9.3): the room's members and the master;
 * REJECTED (the master's reason for rejecting a signup, FM-2.5): the rejected player and the master;
 * AUDIT (the master's reason for extending a deadline): the master only — his audit log, also after the game;
@@ -69,7 +69,7 @@ def allowed(kind: str, stage: str) -> frozenset:
         "PENDING": {"olga", "master"},
         "LETTER": {"olga", "master"} | ({"lev"} if later else set()),
         "MAFIA": {"olga", "master"} | ({"nina"} if later else set()),
-        "PRIVATE": {"lev", "master"},
+        "PRIVATE": {"lev", "nina", "master"},
         "ROOM": {"olga", "lev", "nina", "master"},
     }[kind])
 

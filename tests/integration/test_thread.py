@@ -418,7 +418,7 @@ def test_FM_9_2_an_edit_can_neither_add_nor_change_a_private_message(table):
     # the public text may change (even to nothing); the private message stays as sent
     services.post_edit(post=post, user=table.users["Boris"], body="")
     assert PostPrivate.objects.get(post=post).text == SECRET
-    assert SECRET in table.page("Dmitri") and SECRET not in table.page("Boris")
+    assert SECRET in table.page("Dmitri") and SECRET in table.page("Boris") and SECRET not in table.page("Anna")
     assert SECRET not in "".join(r.body for r in PostRevision.objects.all())
 
 
@@ -481,8 +481,8 @@ READERS = {"master", "Dmitri"}
 
 
 def _check_private_everywhere(table: Table, post: Post, *, recipient_public: bool):
-    """The private text of ``post`` (to Dmitri, from ``post``'s author) reaches only Dmitri and the master: page,
-    thread partial, edit form, API list and item, Atom feed, log."""
+    """The private text of ``post`` (to Dmitri, from ``post``'s author) reaches only Dmitri, the master and its
+    author, who rereads what he wrote: page, thread partial, edit form, API list and item, Atom feed, log."""
     sender = post.seat.display_name
     thread_url = reverse("gm:thread", args=[table.game.pk])
     for who in VIEWERS:
@@ -495,7 +495,7 @@ def _check_private_everywhere(table: Table, post: Post, *, recipient_public: boo
         assert status == status_one == 200
         item = next(p for p in listing["results"] if p["id"] == post.pk)
         assert one == item
-        reads = who in READERS
+        reads = who in READERS or who == sender
         for text in (page, partial, json.dumps(listing)):
             assert (SECRET in text) is reads, (who, text[:200])
         assert SECRET not in feed
@@ -507,7 +507,7 @@ def _check_private_everywhere(table: Table, post: Post, *, recipient_public: boo
         assert item["private"]["to_viewer"] is (who == "Dmitri")
         if who == "Dmitri":
             assert "Private message to you:" in page
-        elif who == "master":
+        elif who in ("master", sender):
             assert "Private message to Dmitri:" in page
         elif knows:
             assert "This post holds a private message to Dmitri." in page
@@ -518,7 +518,7 @@ def _check_private_everywhere(table: Table, post: Post, *, recipient_public: boo
     assert {u.username for u in visibility.private_readers(post)} == {"master", "dmitri"}
 
 
-def test_FM_9_2_private_message_to_a_neighbour_reaches_only_the_recipient_and_the_master(table, mailoutbox):
+def test_FM_9_2_private_message_to_a_neighbour_reaches_only_the_recipient_the_master_and_its_author(table, mailoutbox):
     # Boris's neighbours are Anna and Dmitri (dead Clara between Boris and Dmitri is skipped)
     post = table.post("Boris", f'Good day all.\n[private="Dmitri"]{SECRET}[/private]\nBye.')
     private = PostPrivate.objects.get(post=post)
@@ -550,8 +550,9 @@ def test_FM_9_2_the_recipient_alone_finds_the_private_message_in_his_inbox(table
 def test_FM_9_2_private_message_through_the_api_and_case_insensitive_name(table):
     status, data = api(table.client("Boris"), "post", f"{table.base}/posts/",
                        {"body": f'[PRIVATE = " dmitri "]{SECRET}[/private]', "comment": "c"})
-    assert status == 201 and data["body"] == "" and data["private"] == {
-        "recipient": "Dmitri", "public_recipient": False, "to_viewer": False, "text": None, "html": None}
+    assert status == 201 and data["body"] == "" and data["private"] == {  # the author rereads what he sent
+        "recipient": "Dmitri", "public_recipient": False, "to_viewer": False, "text": SECRET,
+        "html": data["private"]["html"]} and SECRET in data["private"]["html"]
     _check_private_everywhere(table, Post.objects.get(pk=data["id"]), recipient_public=False)
 
 

@@ -28,7 +28,8 @@ class SeatEditSerializer(ReasonRequiredSerializer):
     changes = serializers.DictField(help_text=gettext_lazy(
         "The keys of the seat's editable fields to change (see GET console/: each seat's ``fields``). Forum Mafia: "
         "``hand`` (front first), ``sleeve``, ``deck`` (top first), ``discard`` as lists of card slugs; ``jail`` "
-        "(phases left, 0 = free); ``handcuffs`` (night number or null)."))
+        "(phases left, 0 = free); ``handcuffs`` (night number or null); ``public_role`` (an FM-8 role slug or "
+        "{\"custom\": name})."))
 
 
 class SeatAliveSerializer(ReasonRequiredSerializer):

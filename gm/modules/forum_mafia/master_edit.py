@@ -3,7 +3,8 @@
 Editable (:func:`seat_fields`): the four containers as card slugs — ``hand`` (front first, so the Hand order is
 edited by reordering), ``sleeve``, ``deck`` (top first), ``discard`` — and the seat's flags kept in the game state:
 ``jail`` (phases left in jail, FM-7.5; 0 = free) and ``handcuffs`` (the night number the handcuffs apply to, or
-``None``). Card conservation (FM-4.6) need not hold for a master's edit, but every slug must be a kind of the game's
+``None``), and the claimed public role (FM-2: an FM-8 slug or ``{"custom": name}``, public, so a change of it is
+announced). Card conservation (FM-4.6) need not hold for a master's edit, but every slug must be a kind of the game's
 collection snapshot. Cards the edit keeps keep their instance (uid, provenance, free flag): the slugs of the edit
 are matched with the seat's existing instances of that kind, the same container first; new ones are created as deck
 cards (free when their kind is), so uids are never reused.
@@ -18,9 +19,12 @@ from cards.domain import CardInstance
 from gm.core.engine import Event, Outcome, PhaseInfo, RuleError, RuleViolation, SeatInfo
 
 from .resolution import check_victory, fm_state, game_collection
+from .roles import PUBLIC_ROLE_BY_SLUG
 
 #: Every key :func:`seat_edit` takes.
-FIELDS: tuple[str, ...] = (*CONTAINERS, "jail", "handcuffs")
+FIELDS: tuple[str, ...] = (*CONTAINERS, "jail", "handcuffs", "public_role")
+#: Longest custom public role name (FM-2.3, as at signup).
+MAX_CUSTOM_ROLE = 80
 #: Longest a master may jail someone (phases); the rules' own jail is 4 (FM-7.5).
 MAX_JAIL = 99
 
@@ -37,7 +41,17 @@ def seat_fields(state: Mapping[str, Any], seat: SeatInfo) -> dict:
     cuffs = (fm.get("handcuffs") or {}).get(str(seat.id))
     return {**{name: [i.kind for i in getattr(containers, name)] for name in CONTAINERS},
             "jail": int((fm.get("jail") or {}).get(str(seat.id), 0)),
-            "handcuffs": int(cuffs) if cuffs is not None else None}
+            "handcuffs": int(cuffs) if cuffs is not None else None,
+            "public_role": (seat.data or {}).get("public_role")}
+
+
+def _valid_public_role(value: Any) -> bool:
+    if isinstance(value, str):
+        return value in PUBLIC_ROLE_BY_SLUG
+    if isinstance(value, Mapping) and set(value) == {"custom"}:
+        name = value["custom"]
+        return isinstance(name, str) and 0 < len(name.strip()) <= MAX_CUSTOM_ROLE
+    return False
 
 
 def _is_int(value: Any) -> bool:
@@ -77,6 +91,9 @@ def seat_edit(state: Mapping[str, Any], seat: SeatInfo, changes: Mapping[str, An
     if cuffs is not None and not (_is_int(cuffs) and cuffs >= 1):
         errors.append(RuleError(_("Handcuffs take the number of the night they apply to, or nothing."),
                                 field="handcuffs"))
+    if "public_role" in changes and not _valid_public_role(changes["public_role"]):
+        errors.append(RuleError(_("Choose one of the public roles of FM-8, or a custom name of at most %(max)s "
+                                  "characters."), field="public_role", rule="FM-2.3", params={"max": MAX_CUSTOM_ROLE}))
     if errors:
         raise RuleViolation(errors)
 
@@ -106,6 +123,9 @@ def seat_edit(state: Mapping[str, Any], seat: SeatInfo, changes: Mapping[str, An
                                               free=collection[slug].free))
             setattr(new, name, items)
         data["cards"] = new.to_dict()
+    if "public_role" in changes:
+        role = changes["public_role"]
+        data["public_role"] = role if isinstance(role, str) else {"custom": role["custom"].strip()}
     fm = fm_state(state)
     if "jail" in changes:
         if changes["jail"]:

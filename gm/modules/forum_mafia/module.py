@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils import translation
 from django.utils.functional import lazy
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from cards.collection_data import CARDS
@@ -19,7 +19,7 @@ from cards.deckrules import COLOUR_NAMES
 from gm.core.engine import GameModule, PhaseSpec, Resolution, RuleError, RuleViolation
 
 from . import engine, master_edit, resolution, thread_rules
-from .roles import FACTION_NAMES, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
+from .roles import FACTION_NAMES, PUBLIC_ROLE_BY_SLUG, PUBLIC_ROLES, SECRET_ROLES
 
 _CARD_NAMES = {c["slug"]: (c["name_ru"], c["name_en"]) for c in CARDS}
 HOUR = 3600
@@ -56,6 +56,8 @@ RESOLUTION_MESSAGES = {
     "fm.stole": _("You took %(cards)s from %(target)s."),
     "fm.stolen_from": _("A card was taken from your Hand: %(cards)s."),
     "fm.sleeve_lost": _("You discarded from your Sleeve: %(cards)s."),
+    "fm.discarded_two": _("You discarded two cards instead of playing: %(cards)s."),
+    "fm.scientist_discarded": _("Your ability discarded two cards of your Hand: %(cards)s."),
     "fm.milled": _("The top cards of your deck were discarded: %(cards)s."),
     "fm.drew": _("You drew: %(cards)s."),
     "fm.moved": _("%(card)s moved to your Sleeve: %(cards)s."),
@@ -552,6 +554,63 @@ class ForumMafiaModule(GameModule):
         if data.get("faction"):
             rows.append((str(_("Faction")), gettext(FACTION_NAMES.get(data["faction"], data["faction"]))))
         return rows
+
+    @staticmethod
+    def _master_field(key: str, value: Any) -> tuple[str, str]:
+        """One editable field of :func:`.master_edit.seat_fields` as ``(label, value in words)``."""
+        if key in ("hand", "sleeve", "deck", "discard"):
+            labels = {"hand": gettext("Hand (front first)"), "sleeve": gettext("Sleeve"),
+                      "deck": gettext("Deck (top first)"), "discard": gettext("Discard pile")}
+            return labels[key], _cards(value)
+        if key == "jail":
+            return (gettext("Jail: phases left (0: free)"),
+                    ngettext("%(n)s phase", "%(n)s phases", value) % {"n": value} if value else gettext("not in jail"))
+        if key == "handcuffs":
+            return (gettext("Handcuffs"), gettext("Night %(number)s") % {"number": value} if value
+                    else gettext("not handcuffed"))
+        if key == "public_role":
+            return gettext("Public role"), public_role_name(value) if value else "—"
+        return key, str(value)
+
+    def master_seat_form(self, *, state, seat, phase):
+        """The console's seat edit in words: the four containers as pickers of card names (every kind of the game's
+        collection, FM-4.2), jail as a number of phases (FM-7.5), handcuffs as a choice of night (the night number
+        they apply to, FM-8), the claimed public role as a choice of the FM-8 roles (a custom one, FM-2.3, kept)."""
+        fields = master_edit.seat_fields(state, seat)
+        kinds = set(resolution.game_collection(state).kinds)
+        specs = []
+        for key in ("hand", "sleeve", "deck", "discard"):
+            held = fields[key]
+            choices = sorted(((k, card_name(k)) for k in kinds | set(held)), key=lambda kn: kn[1].casefold())
+            label, text = self._master_field(key, held)
+            specs.append({"key": key, "label": label, "kind": "cards", "value": held, "choices": choices,
+                          "text": text})
+        label, text = self._master_field("jail", fields["jail"])
+        specs.append({"key": "jail", "label": label, "kind": "number", "value": fields["jail"], "min": 0,
+                      "max": master_edit.MAX_JAIL, "text": text})
+        cuffs = fields["handcuffs"]
+        night = phase.number if phase is not None and phase.kind != "deckbuilding" else 1
+        choices = [(None, gettext("not handcuffed"))] + [
+            (n, gettext("Night %(number)s") % {"number": n}) for n in range(1, max(night + 2, cuffs or 0) + 1)]
+        label, text = self._master_field("handcuffs", cuffs)
+        specs.append({"key": "handcuffs", "label": label, "kind": "choice", "value": cuffs, "choices": choices,
+                      "text": text, "help": gettext("The night they bind: no targeted cards that night.")})
+        claimed = fields["public_role"]
+        roles = sorted(((r.slug, public_role_name(r.slug)) for r in PUBLIC_ROLES), key=lambda rn: rn[1].casefold())
+        if isinstance(claimed, Mapping):  # a custom role (FM-2.3) can be kept, not typed here
+            roles.insert(0, ("custom", public_role_name(claimed)))
+        elif claimed is None:
+            roles.insert(0, (None, "—"))
+        label, text = self._master_field("public_role", claimed)
+        specs.append({"key": "public_role", "label": label, "kind": "choice",
+                      "value": "custom" if isinstance(claimed, Mapping) else claimed, "choices": roles,
+                      "text": text, "help": gettext("Public: everyone is told of a change.")})
+        return specs
+
+    def master_edit_lines(self, *, before, after):
+        """A seat edit of the audit log in words: ``"Hand (front first): Pistol, Tail → Tail"`` per changed key."""
+        return [f"{label}: {old} → {self._master_field(key, after.get(key))[1]}"
+                for key in after for label, old in [self._master_field(key, before.get(key))]]
 
     def master_seat_edit(self, *, state, seat, seats, changes):
         """The master's edit of containers and flags (:func:`.master_edit.seat_edit`): unknown card slugs refused,

@@ -803,6 +803,7 @@ class _Resolver:
             lost = self.c[seat_id].discard_many(uids, "hand")
             self.owed[seat_id] += len(lost)
             self.trace("L1", "discard_two", player=self.name(seat_id), cards=[i.kind for i in lost])
+            self.tell(seat_id, "fm.discarded_two", cards=[i.kind for i in lost])
         for use in self.abilities:
             c = self.c[use.seat]
             if use.pay is not None:  # FM-3.3 maniac: a Sleeve card discarded as his Sleeve play
@@ -813,6 +814,7 @@ class _Resolver:
                 self.owed[use.seat] += len(lost)
                 self.mark_used(use.seat, "scientist")
                 self.trace("L1", "discard_two", player=self.name(use.seat), cards=[i.kind for i in lost])
+                self.tell(use.seat, "fm.scientist_discarded", cards=[i.kind for i in lost])
 
     # -- L2 control ---------------------------------------------------------------------------------------
     def l2_control(self) -> None:
