@@ -15,7 +15,7 @@ def patch_consumer_reconnect() -> bool:
     """Keep the worker alive when it loses its Redis broker (celery 5.7.0 with kombu 5.7.0).
 
     Celery 5.7's ``Consumer.on_connection_error_after_connected`` first calls ``connection.collect()`` and then
-    ``connection.close()`` (new in 5.7; 5.6 only collected). ``collect()`` detaches the kombu transport
+    ``connection.close()`` (new in 5.7; earlier releases only collected). ``collect()`` detaches the kombu transport
     (``transport.client = None``) but leaves the connection's default channel in place, so ``close()`` closes that
     channel a second time; the Redis channel then restores its unacknowledged messages (any ETA task the worker
     holds, such as a phase's deadline task), builds a Redis client from the detached transport and raises
@@ -27,7 +27,7 @@ def patch_consumer_reconnect() -> bool:
     (celery#9705). No released celery/kombu fixes it (5.7.0 is the newest of both), hence this shim.
 
     The fix: during that one method, the consumer's connection forgets its default channel once ``collect()`` has
-    detached the transport, so the following ``close()`` has nothing stale left to close — celery 5.6's behaviour.
+    detached the transport, so the following ``close()`` has nothing stale left to close, as in earlier releases.
     The dead channel's sockets were already dropped by ``collect()``; its unacknowledged messages stay in Redis's
     ``unacked`` hash, which kombu restores after the visibility timeout, and deadlines never depend on them (the
     beat sweep resolves every due phase). Nothing else in the process changes. Remove this when celery's own
