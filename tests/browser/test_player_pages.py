@@ -1,6 +1,7 @@
 """Pages a player reads around his games, in Debian's Chromium at 375 px and 1280 px, in Russian and English:
 
 * the language switcher is compact on a phone: in the header's first row, small, still switching (issue 17, 18);
+* the Veche count explains the rule that decides a tie (FM-7.4 hanging priority, FM-7.2 jail) (issue 17, 15);
 
 Each test sets up its data once and loads one page per (width, language) combination; nothing here needs the
 Celery worker (phases are resolved by calling the service).
@@ -57,4 +58,52 @@ def test_language_switcher_is_compact_on_a_phone_and_switches(new_context, live_
         other = "en" if language == "ru" else "ru"
         switch.locator(f'button[value="{other}"]').click()
         expect(page.locator("html")).to_have_attribute("lang", other)
+        page.context.close()
+
+
+# -- the Veche ------------------------------------------------------------------------------------------------------
+
+
+def fm_day(master, make_user, players: list[dict], title: str = "Veche"):
+    """A forum Mafia game set up by the master in Day 1 with ``players`` (``game_setup_override`` entries without
+    users; a user is made for each); returns ``(game, {name: user})``."""
+    from gm.core import services as core
+    from gm.modules.forum_mafia.override_services import game_setup_override
+
+    users = {p["name"]: make_user(p["name"].lower()) for p in players}
+    game = core.game_create(master=master, module="forum_mafia", title=title, options={}, rng_seed=17)
+    game_setup_override(game=game, actor=master, players=[{**p, "user": users[p["name"]]} for p in players],
+                        start_kind="day", start_number=1)
+    game.refresh_from_db()
+    return game, users
+
+
+THREE = ["advice", "bluff", "tail"]
+VECHE_TABLE = [
+    {"name": "Anna", "public_role": "authority", "secret_role": "sheriff", "hand": THREE},
+    {"name": "Boris", "public_role": "politician", "secret_role": "mafia_boss", "hand": THREE},
+    {"name": "Pavel", "public_role": "prosecutor", "secret_role": "commissioner", "hand": THREE},
+    {"name": "Max", "public_role": "paranoid", "secret_role": "maniac", "hand": THREE},
+    {"name": "Vera", "secret_role": "mafia_killer", "hand": THREE},
+]
+
+
+def test_FM_7_4_veche_count_explains_the_tie_rule(new_context, live_server, master, make_user, card_collection):
+    from gm.core.models import Phase
+    from gm.modules.forum_mafia import services as fm
+
+    game, users = fm_day(master, make_user, VECHE_TABLE)
+    phase = game.phases.get(status=Phase.Status.OPEN)
+    seat = {s.display_name: s.pk for s in game.seats.all()}
+    fm.vote_submit(phase=phase, user=users["Anna"], target=seat["Max"], punishment="execution")  # 2
+    fm.vote_submit(phase=phase, user=users["Pavel"], target=seat["Boris"], punishment="jail")  # 1
+    fm.vote_submit(phase=phase, user=users["Vera"], target=seat["Boris"], punishment="jail")  # 1
+    expected = {"en": ["Max (Paranoid) → Boris (Politician). Max leads.", "a tie means jail (FM-7.2)"],
+                "ru": ["Max (Параноик) → Boris (Политик). Лидирует Max.", "при равенстве — тюрьма (FM-7.2)"]}
+    for width, language in COMBOS:
+        page = show(new_context, live_server, users["Boris"], language, width, game.get_absolute_url())
+        standing = page.locator("#fm-veche-count .fm-veche-standing")
+        for text in expected[language]:
+            expect(standing).to_contain_text(text)
+        assert standing.bounding_box()["width"] <= width
         page.context.close()
