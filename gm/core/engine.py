@@ -348,6 +348,15 @@ class GameModule:
         already respect what that viewer may see). Default: nothing."""
         return {}
 
+    def player_needs(self, *, game: Any, phase: Any, seat: Any, payload: Any) -> list | None:
+        """Shell hook: what the open ``phase`` needs from ``seat``'s (living, acting) player, for his "My games" page
+        (``gm.core.dashboard``), as a list of :class:`gm.core.dashboard.Need` in the active language — e.g. "vote
+        open", "deck due" instead of the core's generic "you owe an order". ``game``, ``phase`` and ``seat`` are the
+        Django models (already loaded: no query allowed, the page reads every game in a fixed number of queries);
+        ``payload`` is the player's latest order in ``phase`` (``None``: none, or withdrawn). Return ``None`` for the
+        core's default ("you owe an order" / "your order is in"). Default: ``None``."""
+        return None
+
     def seat_facts(self, data: Mapping[str, Any], *, secret: bool) -> list[tuple[str, str]]:
         """Shell hook: one seat's data as ``(label, text)`` pairs in the active language, for the seats table and
         the full reveal after the game. ``secret=False``: ``data`` is the public part (:meth:`public_seat_data`);

@@ -1,6 +1,8 @@
 """Pages a player reads around his games, in Debian's Chromium at 375 px and 1280 px, in Russian and English:
 
 * the language switcher is compact on a phone: in the header's first row, small, still switching (issue 17, 18);
+* "My games" lists what each game needs from the player, most urgent first; the inbox groups by game with a
+  "mark all read" per game (issue 17, 10);
 * the Veche count explains the rule that decides a tie (FM-7.4 hanging priority, FM-7.2 jail) (issue 17, 15);
 
 Each test sets up its data once and loads one page per (width, language) combination; nothing here needs the
@@ -107,3 +109,42 @@ def test_FM_7_4_veche_count_explains_the_tie_rule(new_context, live_server, mast
             expect(standing).to_contain_text(text)
         assert standing.bounding_box()["width"] <= width
         page.context.close()
+
+
+# -- My games and the inbox ----------------------------------------------------------------------------------------
+
+
+def test_my_games_and_the_inbox_by_game(new_context, live_server, master, make_user, card_collection):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from gm.inbox.models import Notification
+    from tests.integration.test_my_games import fm_signup, fm_started
+
+    me = make_user("me")
+    night = fm_started(master, make_user, me, "night", "night", timedelta(hours=5, minutes=10))
+    signup = fm_signup(master, me)
+    for i, game in enumerate((night, night, signup)):
+        Notification.objects.create(user=me, game=game, kind=Notification.Kind.ROOM_INVITATION,
+                                    data={"members": ["Night1"]}, key=f"k{i}", created_at=timezone.now())
+    expected = {"en": ("My games", "You owe an order in Night 1. — 5 h left"),
+                "ru": ("Мои игры", "За вами приказ: Ночь 1. — ещё 5 ч")}
+    for width, language in COMBOS:
+        page = show(new_context, live_server, me, language, width, "/")
+        link, need = expected[language]
+        page.locator(".site-header").get_by_role("link", name=link).click()
+        expect(page).to_have_url(re.compile("/my-games/$"))
+        first = page.locator(".my-game").first
+        expect(first.locator("h3")).to_have_text("FM night")
+        expect(first.locator(".need").first).to_have_text(need)
+        assert page.locator(".my-game").count() == 2
+        assert page.evaluate(OVERFLOW_JS) <= width
+        page.context.close()
+    page = show(new_context, live_server, me, "en", NARROW, "/inbox/")
+    group = page.locator(f"#inbox-game-{night.pk}")
+    expect(group.locator(".note.unread")).to_have_count(2)
+    group.get_by_role("button", name=f"Mark all read in {night.title}").click()
+    expect(page.locator(f"#inbox-game-{night.pk} .note.unread")).to_have_count(0)
+    expect(page.locator(f"#inbox-game-{signup.pk} .note.unread")).to_have_count(1)
+    expect(page.locator("#inbox-unread")).to_contain_text("1")

@@ -539,6 +539,11 @@ class ForumMafiaModule(GameModule):
         return post_notes(viewer, posts)
 
     # -- shell ----------------------------------------------------------------------------------------------
+    def player_needs(self, *, game, phase, seat, payload):
+        from .my_games import player_needs
+
+        return player_needs(game=game, phase=phase, seat=seat, payload=payload)
+
     def page_context(self, *, game, viewer) -> dict:
         """The game page's ``module_context`` for ``templates/forum_mafia/panel.html``: the viewer's own roles and
         the start-stretch controls (joker colours, engineer picks, lucky redeals, psychic's top cards)."""
