@@ -3,6 +3,9 @@
 * the language switcher is compact on a phone: in the header's first row, small, still switching (issue 17, 18);
 * "My games" lists what each game needs from the player, most urgent first; the inbox groups by game with a
   "mark all read" per game (issue 17, 10);
+* the rules pages (``/rules/<file>/#<ID>``) land on the rule, fit a phone, and rule IDs anywhere link there; the
+  signup role picker shows the chosen public role's ability (FM-8) and the character name is optional (FM-2.1)
+  (issue 17, 11);
 * the Veche count explains the rule that decides a tie (FM-7.4 hanging priority, FM-7.2 jail) (issue 17, 15);
 
 Each test sets up its data once and loads one page per (width, language) combination; nothing here needs the
@@ -148,3 +151,46 @@ def test_my_games_and_the_inbox_by_game(new_context, live_server, master, make_u
     expect(page.locator(f"#inbox-game-{night.pk} .note.unread")).to_have_count(0)
     expect(page.locator(f"#inbox-game-{signup.pk} .note.unread")).to_have_count(1)
     expect(page.locator("#inbox-unread")).to_contain_text("1")
+
+
+# -- the rules and the signup role picker ---------------------------------------------------------------------------
+
+
+def test_rules_pages_and_the_signup_role_picker(new_context, live_server, master, make_user, card_collection):
+    from django.urls import reverse
+
+    from gm.core import services as core
+
+    game = core.game_create(master=master, module="forum_mafia", title="Sign", options={}, rng_seed=1)
+    core.game_open_signup(game=game, actor=master)
+    player = make_user("picker")
+    ability = {"en": "Draws 1 extra card into the Hand at the start of Night 1.", "ru": "Night 1"}
+    for width, language in COMBOS:
+        page = show(new_context, live_server, player, language, width, "/rules/forum-mafia/#FM-5.3")
+        rule = page.locator('li[id="FM-5.3"]')
+        expect(rule).to_be_in_viewport()
+        assert rule.bounding_box()["y"] >= 0
+        assert page.evaluate(OVERFLOW_JS) <= width
+        page.goto(reverse("forum_mafia:signup", args=[game.pk]))
+        help_text = page.locator("#fm-role-help")
+        expect(help_text).to_be_hidden()
+        page.locator("#fm-signup select[name=public_role]").select_option("strongman")
+        expect(help_text).to_be_visible()
+        if language == "en":
+            expect(help_text).to_contain_text(ability["en"])
+        assert page.evaluate(OVERFLOW_JS) <= width
+        page.context.close()
+    # a rule ID in a page's text (here the name field's help) links to the rule
+    page = show(new_context, live_server, player, "en", NARROW, reverse("forum_mafia:signup", args=[game.pk]))
+    link = page.locator("#fm-signup a.rule-link", has_text="FM-2.1").first
+    expect(link).to_have_attribute("href", "/rules/id/FM-2.1/")
+    link.click()
+    expect(page).to_have_url(re.compile("/rules/forum-mafia/#FM-2.1$"))
+    expect(page.locator('li[id="FM-2.1"]')).to_be_in_viewport()
+    # the character name may stay empty
+    page.goto(reverse("forum_mafia:signup", args=[game.pk]))
+    page.locator("#fm-signup select[name=public_role]").select_option("strongman")
+    page.locator("#fm-signup input[name=pledges]").check()
+    page.get_by_role("button", name="Join the game").click()
+    expect(page.locator(".messages")).to_contain_text("You have signed up")
+    assert game.seats.get(user=player).display_name == "picker"

@@ -37,7 +37,7 @@ def test_FM_7_4_tie_names_the_hanging_priority_and_FM_7_2_punishment_tie_is_jail
     ]
     html = count_html(day, spectator)
     assert "Max (Paranoid) → Boris (Politician). Max leads." in html
-    assert "a tie means jail (FM-7.2)" in html
+    assert 'a tie means jail (<a class="rule-link" href="/rules/forum-mafia/#FM-7.2">FM-7.2</a>)' in html
     assert "Leading now" not in html
     ru = count_html(day, spectator, "ru")
     assert "Ничья при 2" in ru and "Макс" not in ru and "Max (Параноик) → Boris (Политик)" in ru

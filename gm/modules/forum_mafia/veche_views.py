@@ -416,7 +416,8 @@ def panel(request, pk: int):
             notice = _("Your vote is counted. You can change it until the deadline.")
     except ServiceError as exc:
         problems = [m for msgs in exc.errors.values() for m in msgs]
-        v = veche_panel(game=game, viewer=viewer, errors=problems)
+        # Before Day 1 there is no panel to show, but the refusal still says why (FM-7.1).
+        v = veche_panel(game=game, viewer=viewer, errors=problems) or {"errors": problems}
         return _render(request, {**v, "game": game}, status=200 if request.htmx else 400)
     if request.htmx:
         return _render(request, {**veche_panel(game=game, viewer=viewer, notice=notice), "game": game},
