@@ -342,6 +342,12 @@ class GameModule:
         already respect what that viewer may see. Default: none."""
         return {}
 
+    def comment_help(self, *, game: Any, viewer: Any) -> dict | None:
+        """Shell hook: what the comment field of the game thread's composer does in this game, for ``viewer`` (a
+        ``gm.core.visibility.Viewer``), as ``{"title": str, "lines": [str]}`` in the active language (forum Mafia:
+        the chat-room proposal syntax, FM-9.3). No query beyond what the page has loaded. Default: ``None``."""
+        return None
+
     def page_context(self, *, game: Any, viewer: Any) -> dict:
         """Extra context for the module's ``template_name`` on the game page, as ``module_context`` (shell:
         ``game`` is the Django model, ``viewer`` a ``gm.core.visibility.Viewer``; whatever it returns must

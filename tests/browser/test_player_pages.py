@@ -6,6 +6,7 @@
 * the rules pages (``/rules/<file>/#<ID>``) land on the rule, fit a phone, and rule IDs anywhere link there; the
   signup role picker shows the chosen public role's ability (FM-8) and the character name is optional (FM-2.1)
   (issue 17, 11);
+* the thread's composer explains how to propose a chat room, and a lapsed proposal says why (FM-9.3) (issue 17, 14);
 * the Veche count explains the rule that decides a tie (FM-7.4 hanging priority, FM-7.2 jail) (issue 17, 15);
 
 Each test sets up its data once and loads one page per (width, language) combination; nothing here needs the
@@ -194,3 +195,35 @@ def test_rules_pages_and_the_signup_role_picker(new_context, live_server, master
     page.get_by_role("button", name="Join the game").click()
     expect(page.locator(".messages")).to_contain_text("You have signed up")
     assert game.seats.get(user=player).display_name == "picker"
+
+
+# -- chat rooms -----------------------------------------------------------------------------------------------------
+
+
+def test_FM_9_3_room_syntax_help_and_a_lapsed_room(new_context, live_server, master, make_user, card_collection):
+    from datetime import timedelta
+
+    from gm.core import services as core
+    from gm.core.models import Phase
+
+    table = [{"name": n, "public_role": {"custom": f"Role{n}"}, "secret_role": r, "hand": THREE}
+             for n, r in (("Anna", "sheriff"), ("Boris", "mafia_boss"), ("Clara", "doctor"), ("Gleb", "agent"),
+                          ("Hanna", "judge"))]
+    game, users = fm_day(master, make_user, table, title="Rooms")
+    for who, comment in (("Anna", "room: Boris, Clara"), ("Boris", "room: Anna, Clara"),
+                         ("Clara", "room: Anna, Boris"), ("Gleb", "room: Hanna, Anna")):
+        core.post_create(game=game, user=users[who], body=f"{who} speaks.", comment=comment)
+    day = game.phases.get(status=Phase.Status.OPEN)
+    assert core.phase_resolve_due(phase_id=day.pk, clock=lambda: day.deadline + timedelta(seconds=1))
+    lapsed = {"en": "This room did not open at the end of Day 1: Anna, Hanna did not propose the same members",
+              "ru": "Комната не открылась в конце фазы «День 1»: не предложили тот же состав: Anna, Hanna"}
+    summary = {"en": "How to propose a chat room", "ru": "Как предложить комнату"}
+    for width, language in COMBOS:
+        page = show(new_context, live_server, users["Gleb"], language, width, game.get_absolute_url())
+        expect(page.locator(".post-note", has_text=lapsed[language])).to_be_visible()
+        help_box = page.locator("#comment-help")
+        help_box.locator("summary", has_text=summary[language]).click()
+        expect(help_box.locator("p").first).to_be_visible()
+        expect(help_box.locator("a.rule-link", has_text="FM-9.3").first).to_be_visible()
+        assert page.evaluate(OVERFLOW_JS) <= width
+        page.context.close()

@@ -539,6 +539,11 @@ class ForumMafiaModule(GameModule):
         return post_notes(viewer, posts)
 
     # -- shell ----------------------------------------------------------------------------------------------
+    def comment_help(self, *, game, viewer):
+        from .room_services import comment_help
+
+        return comment_help(game=game, viewer=viewer)
+
     def player_needs(self, *, game, phase, seat, payload):
         from .my_games import player_needs
 
