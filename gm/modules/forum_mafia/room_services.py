@@ -284,8 +284,8 @@ def comment_help(*, game: Game, viewer: visibility.Viewer) -> dict | None:
     if seat is None or not seat.alive:
         return None
     lines = [
-        gettext("To propose a chat room, write in the comment field of a post by day: “room: Name, Name” (or "
-                "“комната: Имя, Имя”) with the other characters' names; you are a member anyway (FM-9.3)."),
+        gettext("To propose a chat room, write in the comment field of a post by day: “room: Name, Name” with the "
+                "other characters' names; you are a member anyway (FM-9.3)."),
         gettext("A room has three members — two to four with the manager (FM-8) — and opens at the end of the day "
                 "only if every member proposed exactly the same members by the deadline; it stays open through the "
                 "next night. One agreed room a day for each character."),
@@ -293,8 +293,8 @@ def comment_help(*, game: Game, viewer: visibility.Viewer) -> dict | None:
                 "whether the room opened or why not. By night, proposals are not recorded."),
     ]
     if (seat.data or {}).get("public_role") == "conspirator":
-        lines.append(gettext("Conspirator: “conspiracy: Name, Name…” (or “заговор: …”) opens a room of any size "
-                             "with the characters you name, without their agreement, once per game (FM-8)."))
+        lines.append(gettext("Conspirator: “conspiracy: Name, Name…” opens a room of any size with the characters "
+                             "you name, without their agreement, once per game (FM-8)."))
     return {"title": gettext("How to propose a chat room"), "lines": lines}
 
 
