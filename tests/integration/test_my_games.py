@@ -195,3 +195,20 @@ def test_inbox_groups_by_game_and_marks_one_game_read(my_games, me, make_user):
 def test_my_games_needs_a_login(client):
     response = client.get("/my-games/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_my_games_for_a_held_result_a_pause_and_a_dead_character(master, make_user, me, card_collection):
+    game = fm_started(master, make_user, me, "night", "night", timedelta(hours=5, minutes=10))
+    other = game.seats.exclude(user=me).first().user
+    Phase.objects.filter(game=game).update(status=Phase.Status.RESOLVED, held_at=timezone.now(),
+                                           publish_at=timezone.now() + timedelta(hours=2))
+    assert rows(client_for(me).get("/my-games/").content.decode()) == [
+        ("FM night", "The master is reviewing the results of Night 1.")]
+    assert rows(client_for(master).get("/my-games/").content.decode()) == [
+        ("FM night", "The results of Night 1 await your review. — 1 h left")]
+    Game.objects.filter(pk=game.pk).update(paused_at=timezone.now())
+    assert rows(client_for(other).get("/my-games/").content.decode()) == [
+        ("FM night", "The master has paused the game.")]
+    game.seats.filter(user=me).update(alive=False)
+    assert rows(client_for(me).get("/my-games/").content.decode()) == [
+        ("FM night", "Your character is dead: you may read the game.")]
