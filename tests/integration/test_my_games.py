@@ -212,3 +212,19 @@ def test_my_games_for_a_held_result_a_pause_and_a_dead_character(master, make_us
     game.seats.filter(user=me).update(alive=False)
     assert rows(client_for(me).get("/my-games/").content.decode()) == [
         ("FM night", "Your character is dead: you may read the game.")]
+
+
+def test_ON_6_onuw_night_and_day_needs(master, make_user, me):
+    game = onuw_night(master, make_user, me)  # me: the seer (chooses at night); On3: the troublemaker
+    villager_game = core.game_create(master=master, module="onuw", title="ONUW villager", rng_seed=9, options={
+        "deal": ["villager", "werewolf", "robber", "troublemaker", "seer", "villager", "drunk"]})
+    core.game_open_signup(game=villager_game, actor=master)
+    for i, user in enumerate([me] + [make_user(f"vil{i}") for i in range(3)]):
+        core.seat_join(game=villager_game, user=user, display_name=f"Vil{i}")
+    core.game_start(game=villager_game, actor=master)
+    found = dict(rows(client_for(me).get("/my-games/").content.decode()))
+    assert found["ONUW villager"] == "Night 1: your card has nothing to choose; wait for the day. — 23 h left"
+    night = game.phases.get(status=Phase.Status.OPEN)
+    assert core.phase_resolve_due(phase_id=night.pk, clock=lambda: night.deadline + timedelta(seconds=1))
+    found = dict(rows(client_for(me).get("/my-games/").content.decode()))
+    assert found["ONUW night"].startswith("Voting is open in Day 1: you have not voted (ON-6). — ")
