@@ -1,4 +1,4 @@
-"""Pages a player reads around his games (issue 17): the header's language switcher, ..."""
+"""The header a player reads on every page (issue 17, item 18): the language switcher is one button per language."""
 from __future__ import annotations
 
 import re
