@@ -365,11 +365,26 @@ class GameModule:
         already respect what that viewer may see. Default: none."""
         return {}
 
+    def comment_help(self, *, game: Any, viewer: Any) -> dict | None:
+        """Shell hook: what the comment field of the game thread's composer does in this game, for ``viewer`` (a
+        ``gm.core.visibility.Viewer``), as ``{"title": str, "lines": [str]}`` in the active language (forum Mafia:
+        the chat-room proposal syntax, FM-9.3). No query beyond what the page has loaded. Default: ``None``."""
+        return None
+
     def page_context(self, *, game: Any, viewer: Any) -> dict:
         """Extra context for the module's ``template_name`` on the game page, as ``module_context`` (shell:
         ``game`` is the Django model, ``viewer`` a ``gm.core.visibility.Viewer``; whatever it returns must
         already respect what that viewer may see). Default: nothing."""
         return {}
+
+    def player_needs(self, *, game: Any, phase: Any, seat: Any, payload: Any) -> list | None:
+        """Shell hook: what the open ``phase`` needs from ``seat``'s (living, acting) player, for his "My games" page
+        (``gm.core.dashboard``), as a list of :class:`gm.core.dashboard.Need` in the active language — e.g. "vote
+        open", "deck due" instead of the core's generic "you owe an order". ``game``, ``phase`` and ``seat`` are the
+        Django models (already loaded: no query allowed, the page reads every game in a fixed number of queries);
+        ``payload`` is the player's latest order in ``phase`` (``None``: none, or withdrawn). Return ``None`` for the
+        core's default ("you owe an order" / "your order is in"). Default: ``None``."""
+        return None
 
     def seat_facts(self, data: Mapping[str, Any], *, secret: bool) -> list[tuple[str, str]]:
         """Shell hook: one seat's data as ``(label, text)`` pairs in the active language, for the seats table and

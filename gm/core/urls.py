@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import console_views, views
+from . import console_views, rules_views, views
 
 app_name = "gm"
 
@@ -24,4 +24,7 @@ urlpatterns = [
     path("games/<int:pk>/resume/", views.game_resume, name="game_resume"),
     path("games/<int:pk>/resolve-now/", views.phase_resolve_now, name="phase_resolve_now"),
     path("games/<int:pk>/console/", include(console_views.urlpatterns)),
+    path("rules/", rules_views.rules_index, name="rules_index"),
+    path("rules/id/<str:rule_id>/", rules_views.rule_redirect, name="rule"),
+    path("rules/<slug:slug>/", rules_views.rules_page, name="rules"),
 ]

@@ -172,6 +172,7 @@ def thread_context(request, game: Game, viewer: visibility.Viewer, *, form: Post
         "can_post": can_post,
         "notice": notice,
         "viewer": viewer,
+        "comment_help": game.game_module.comment_help(game=game, viewer=viewer) if can_post else None,
     }
 
 

@@ -96,3 +96,14 @@ def present(notes: Iterable[Notification], user) -> list[Notification]:
             note.title, note.text = game.title, ""
         note.url = url
     return notes
+
+
+def by_game(notes: Iterable[Notification]) -> list[dict]:
+    """``notes`` (presented) grouped by game, the groups in the order their first notification comes (unread first,
+    newest first): ``[{"game", "notes", "unread": how many of them are unread}]``."""
+    groups: dict[int, dict] = {}
+    for note in notes:
+        group = groups.setdefault(note.game_id, {"game": note.game, "notes": [], "unread": 0})
+        group["notes"].append(note)
+        group["unread"] += note.read_at is None
+    return list(groups.values())

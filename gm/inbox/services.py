@@ -27,6 +27,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMessage, get_connection
 from django.db import IntegrityError, transaction
+from django.db.models import Count
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -324,11 +325,23 @@ def mark_read(*, user, notification_id: Any, clock: Clock = timezone.now) -> Not
     return note
 
 
-def mark_all_read(*, user, clock: Clock = timezone.now) -> int:
-    """Mark every unread notification of ``user`` read; returns how many changed."""
+def mark_all_read(*, user, game_id: int | None = None, clock: Clock = timezone.now) -> int:
+    """Mark every unread notification of ``user`` read — only those of game ``game_id`` when given (another game's
+    id, or one without notifications of his, changes nothing); returns how many changed."""
     if user is None or not user.is_authenticated:
         return 0
-    return Notification.objects.filter(user=user, read_at__isnull=True).update(read_at=clock())
+    notes = Notification.objects.filter(user=user, read_at__isnull=True)
+    if game_id is not None:
+        notes = notes.filter(game_id=game_id)
+    return notes.update(read_at=clock())
+
+
+def unread_by_game(user) -> dict[int, int]:
+    """Game id → how many of ``user``'s notifications of that game are unread (one query; ``{}`` for anonymous)."""
+    if user is None or not user.is_authenticated:
+        return {}
+    return dict(Notification.objects.filter(user=user, read_at__isnull=True).values("game_id")
+                .annotate(n=Count("id")).values_list("game_id", "n"))
 
 
 # -- deadline reminders -----------------------------------------------------------------------------------------

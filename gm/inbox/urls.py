@@ -8,6 +8,8 @@ urlpatterns = [
     path("inbox/", views.inbox, name="list"),
     path("inbox/<int:pk>/read/", views.mark_read, name="read"),
     path("inbox/read-all/", views.mark_all_read, name="read_all"),
+    path("inbox/games/<int:pk>/read-all/", views.mark_all_read, name="read_game"),
+    path("my-games/", views.my_games, name="my_games"),
     path("inbox/settings/", views.settings_edit, name="settings"),
     path("inbox/games/<int:pk>/reminder/", views.reminder_edit, name="reminder"),
 ]

@@ -8,11 +8,13 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from gm.core import visibility
+from gm.core import dashboard, visibility
 from gm.core.services import ServiceError
 
 from . import selectors, services
@@ -25,6 +27,7 @@ def _page(request):
     paginator = Paginator(selectors.notifications_for(request.user), PAGE_SIZE)
     page = paginator.get_page(request.GET.get("page"))
     page.object_list = selectors.present(page.object_list, request.user)
+    page.groups = selectors.by_game(page.object_list)
     return page
 
 
@@ -57,12 +60,30 @@ def mark_read(request, pk: int):
 
 @require_POST
 @login_required
-def mark_all_read(request):
-    count = services.mark_all_read(user=request.user)
+def mark_all_read(request, pk: int | None = None):
+    """Mark every unread notification read — of game ``pk`` only when given (another user's game or one without
+    notifications of his changes nothing). Back to ``next`` (the inbox or "My games"), or the list for htmx."""
+    count = services.mark_all_read(user=request.user, game_id=pk)
     if request.htmx:
-        return render(request, "inbox/_list.html", {"page": _page(request), "unread": 0, "oob": True})
-    messages.success(request, _("Marked %(count)s notifications read.") % {"count": count})
-    return HttpResponseRedirect(reverse("inbox:list"))
+        return render(request, "inbox/_list.html", {"page": _page(request), "unread": _unread(request), "oob": True})
+    messages.success(request, ngettext("Marked %(count)s notification read.", "Marked %(count)s notifications read.",
+                                       count) % {"count": count})
+    return HttpResponseRedirect(_next(request, reverse("inbox:list")))
+
+
+@login_required
+def my_games(request):
+    """"My games": every game the user plays or masters with what it needs from him now ("you owe an order in
+    Night 3 — 5 h left", "vote open", "deck due", "signup open"), most urgent first, with its unread notifications
+    and "mark read" per game (``gm.core.dashboard``: a fixed number of queries however many games)."""
+    rows = dashboard.my_games(request.user, unread=services.unread_by_game(request.user))
+    now = timezone.now()
+    for row in rows:
+        for need in row.needs:
+            need.left = dashboard.time_left(need.deadline, now)
+    active = [r for r in rows if not r.game.is_over]
+    return render(request, "inbox/my_games.html", {"rows": active, "over": [r for r in rows if r.game.is_over],
+                                                   "unread": sum(r.unread for r in rows)})
 
 
 def _next(request, default: str) -> str:

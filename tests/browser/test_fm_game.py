@@ -321,7 +321,7 @@ def test_fm_game_in_the_browser(new_context, celery_worker, table, screens, monk
     screens.shoot(me, "player voted", check_overflow=True)
     # The spectator did not reload: the count refreshes itself (htmx polling of the public count).
     expect(count).to_contain_text("Alice → Boris (execution)")
-    expect(count).to_contain_text("Leading now: Boris")
+    expect(count).to_contain_text("Boris leads with 1 (FM-7.4).")
     screens.shoot(spy, "spectator live count")
     veche.get_by_label("Vote for").select_option(label="For peace")
     with me.expect_response(lambda r: r.request.method == "POST" and "/fm/veche/" in r.url):

@@ -121,14 +121,18 @@ def test_FM_2_3_custom_role_is_stored_with_its_name(game, players):
     assert services.signups_public(game)[0]["public_role_name"] == "Шаман вуду"
 
 
-def test_FM_2_1_character_name_required_and_unique_in_game(game, players):
+def test_FM_2_1_character_name_optional_and_unique_in_game(game, players):
     sign(game, players[0], "paranoid", "Вася")
-    err = refused(sign, game=game, user=players[1], role="geek", name="  ")
-    assert set(err.errors) == {"character_name"}
     err = refused(sign, game=game, user=players[1], role="geek", name="ВАСЯ")
     assert set(err.errors) == {"character_name"}
     err = refused(sign, game=game, user=players[1], role="geek", name="x" * 81)
     assert set(err.errors) == {"character_name"}
+    # FM-2.1 the name is optional: an empty one is the player's own name, numbered when a seat holds it
+    Seat.objects.filter(display_name="Вася").update(display_name=players[1].username)
+    blank = services.signup_create(game=game, user=players[1], public_role="geek", character_name="  ", pledges=True)
+    assert blank.character_name == blank.seat.display_name == f"{players[1].username} 2"
+    absent = services.signup_create(game=game, user=players[2], public_role="cultist", pledges=True)
+    assert absent.character_name == players[2].username
 
 
 def test_FM_2_1_oversized_avatar_refused_and_nothing_stored(game, players, settings):

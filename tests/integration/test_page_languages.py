@@ -52,7 +52,9 @@ class VisibleText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         language_menu = attributes.get("id") == "lang-select" or "lang-switch" in (attributes.get("class") or "")
-        if tag in self.SKIP or language_menu:
+        # text marked as written in a language of its own (the rules reference is English only) is not a gap
+        other_language = tag != "html" and bool(attributes.get("lang"))
+        if tag in self.SKIP or language_menu or other_language:
             self._skip.append(tag)
             return
         if not self._skip:
@@ -141,6 +143,7 @@ def _pages(game, signup_game, post, *, all_pages: bool) -> list[str]:
     if all_pages:
         pages += [f"/games/{signup_game.pk}/", reverse("forum_mafia:signup", args=[signup_game.pk]),
                   "/games/new/", "/games/new/?module=forum_mafia", "/games/new/?module=onuw", "/inbox/",
+                  "/my-games/", "/rules/", "/rules/forum-mafia/",
                   "/accounts/profile/", "/accounts/login/",
                   "/accounts/signup/", "/accounts/logout/", "/accounts/email/", "/accounts/password/change/",
                   "/accounts/password/reset/", "/games/999999/"]

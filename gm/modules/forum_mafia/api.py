@@ -58,7 +58,8 @@ class SignupCreateSerializer(serializers.Serializer):
                                         help_text=gettext_lazy("An FM-8 public role slug, or “custom”."))
     custom_role = serializers.CharField(required=False, allow_blank=True, default="",
                                         help_text=gettext_lazy("The role's name when public_role is “custom”."))
-    character_name = serializers.CharField(allow_blank=True)
+    character_name = serializers.CharField(required=False, allow_blank=True, default="", help_text=gettext_lazy(
+        "Optional (FM-2.1): empty or absent means the player's display name (numbered if a seat holds it)."))
     messengers = serializers.CharField(required=False, allow_blank=True, default="",
                                        help_text=gettext_lazy("Messenger identifiers («Appearance», FM-2.1)."))
     avatar = AvatarField(required=False, allow_null=True, default=None,
@@ -96,7 +97,8 @@ class SignupListView(APIView):
 
     @extend_schema(operation_id="fm_signups_create",
                    description="Sign up (FM-2.1–FM-2.4): a public role nobody holds (or custom with a new name), "
-                               "a character name, messengers, optionally an avatar (multipart), pledges true.",
+                               "optionally a character name, messengers, optionally an avatar (multipart), "
+                               "pledges true.",
                    request={"application/json": SignupCreateSerializer,
                             "multipart/form-data": SignupCreateSerializer},
                    responses={201: OwnSignupSerializer})

@@ -49,8 +49,10 @@ class SignupForm(forms.Form):
     custom_role = forms.CharField(label=_("Name of your role, if you chose “Other”"), max_length=NAME_MAX,
                                   required=False,
                                   help_text=_("Any role not in the list and not taken; it has no ability."))
-    character_name = forms.CharField(label=_("Character name"), max_length=NAME_MAX,
-                                     widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    character_name = forms.CharField(label=_("Character name (optional)"), max_length=NAME_MAX, required=False,
+                                     widget=forms.TextInput(attrs={"autocomplete": "off"}),
+                                     help_text=_("Leave it empty to play under your own name; you can change it "
+                                                 "later (FM-2.1)."))
     messengers = forms.CharField(
         label=_("Messengers («Appearance»)"), required=False, max_length=MESSENGERS_MAX,
         widget=forms.Textarea(attrs={"rows": 3}),

@@ -646,6 +646,16 @@ class ForumMafiaModule(GameModule):
         return post_notes(viewer, posts)
 
     # -- shell ----------------------------------------------------------------------------------------------
+    def comment_help(self, *, game, viewer):
+        from .room_services import comment_help
+
+        return comment_help(game=game, viewer=viewer)
+
+    def player_needs(self, *, game, phase, seat, payload):
+        from .my_games import player_needs
+
+        return player_needs(game=game, phase=phase, seat=seat, payload=payload)
+
     def page_context(self, *, game, viewer) -> dict:
         """The game page's ``module_context`` for ``templates/forum_mafia/panel.html``: the viewer's own roles and
         the start-stretch controls (joker colours, engineer picks, lucky redeals, psychic's top cards)."""

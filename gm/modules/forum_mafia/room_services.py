@@ -35,8 +35,8 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
 
 from gm.core import page_memo, visibility
-from gm.core.engine import PhaseInfo
-from gm.core.models import Game, Phase, Post, Seat
+from gm.core.engine import PhaseInfo, SeatInfo
+from gm.core.models import Game, Order, Phase, Post, Seat
 from gm.core.services import Clock, ServiceError, seat_info
 
 from . import room_comments, rooms
@@ -209,16 +209,93 @@ def post_notes(viewer: visibility.Viewer, posts: Iterable[Post]) -> dict[int, li
         return {}
     names = page_memo.seat_names(viewer.game)
     notes: dict[int, list[str]] = {}
-    for row in RoomProposal.objects.filter(post_id__in=mine):
+    days: dict[int, dict | None] = {}
+    for row in RoomProposal.objects.filter(post_id__in=mine).select_related("phase"):
         members = ", ".join(names.get(m, "?") for m in row.members)
         if row.problem is None:
             text = (gettext("Conspiracy recorded in the day's order: %(members)s (FM-8).") if row.conspiracy
                     else gettext("Chat-room proposal recorded in the day's order: %(members)s (FM-9.3)."))
             notes[row.post_id] = [text % {"members": members}]
+            if row.phase is not None:
+                if row.phase_id not in days:
+                    days[row.phase_id] = _day_outcome(row.phase, viewer.game)
+                outcome = _outcome_text(row, days[row.phase_id], names)
+                if outcome:
+                    notes[row.post_id].append(outcome)
         else:
             notes[row.post_id] = [gettext("Chat-room proposal not recorded: %(reason)s")
                                   % {"reason": problem_text(row.problem)}]
     return notes
+
+
+def _day_outcome(phase: Phase, game: Game) -> dict | None:
+    """What the end of day ``phase`` formed rooms from (``rooms.form_rooms``' input and output), or ``None`` while
+    the day is not resolved and published: ``{"seats", "proposals", "alive", "formed", "label"}``."""
+    if phase.status != Phase.Status.RESOLVED or phase.is_held or phase.kind != DAY:
+        return None
+    stored = (phase.state or {}).get("seats") or []
+    seats = [SeatInfo(id=s["id"], name=s.get("name", ""), position=s.get("position", 0), alive=s.get("alive", True),
+                      data={"public_role": (s.get("data") or {}).get("public_role")}) for s in stored]
+    result = phase.result or {}
+    alive = {s.id: s.alive for s in seats}
+    alive.update({int(k): bool(v) for k, v in (result.get("alive") or {}).items()})
+    latest: dict[int, Any] = {}
+    for seat_id, payload in Order.objects.filter(phase=phase).order_by("seat_id", "version").values_list(
+            "seat_id", "payload"):
+        latest[seat_id] = payload
+    proposals = {sid: list(p.get("rooms") or []) for sid, p in latest.items() if isinstance(p, Mapping)}
+    formed = {slug: list(ms) for slug, ms in (result.get("groups") or {}).items() if slug.startswith(SLUG_PREFIX)}
+    return {"seats": seats, "proposals": proposals, "alive": alive, "formed": formed,
+            "label": game.game_module.phase_label(phase.kind, phase.number)}
+
+
+_LAPSES = {
+    "conspirator_dead": gettext_noop("The conspiracy did not open at the end of %(day)s: the conspirator died that "
+                                     "day (FM-8)."),
+    "too_few": gettext_noop("The conspiracy did not open at the end of %(day)s: fewer than two of its members could "
+                            "join (FM-8)."),
+    "died": gettext_noop("This room did not open at the end of %(day)s: %(players)s died that day (FM-9.3)."),
+    "not_proposed": gettext_noop("This room did not open at the end of %(day)s: %(players)s did not propose the same "
+                                 "members (FM-9.3: every member proposes it)."),
+    "placed": gettext_noop("This room did not open at the end of %(day)s: %(players)s had joined another room of the "
+                           "day first (one agreed room a day, taken in ring order)."),
+}
+
+
+def _outcome_text(row: RoomProposal, day: dict | None, names: Mapping[int, str]) -> str:
+    """The note on a recorded proposal once its day is over: the room opened, or why it lapsed."""
+    if day is None:
+        return ""
+    reason = rooms.lapse_reason(list(row.members), conspiracy=bool(row.conspiracy), proposer=row.seat_id,
+                                seats=day["seats"], proposals=day["proposals"], alive=day["alive"],
+                                formed=day["formed"])
+    if reason is None:
+        return gettext("The room opened at the end of %(day)s.") % {"day": day["label"]}
+    code, params = reason
+    players = ", ".join(names.get(m, "?") for m in params.get("players") or [])
+    return gettext(_LAPSES[code]) % {"day": day["label"], "players": players}
+
+
+def comment_help(*, game: Game, viewer: visibility.Viewer) -> dict | None:
+    """How to propose a chat room in a day post's comment (FM-9.3; the manager's sizes and the conspirator's room,
+    FM-8), for the composer of a character who may post: ``{"title", "lines"}`` in the active language. The master
+    and the dead (who give no orders) get none."""
+    seat = viewer.seat
+    if seat is None or not seat.alive:
+        return None
+    lines = [
+        gettext("To propose a chat room, write in the comment field of a post by day: “room: Name, Name” with the "
+                "other characters' names; you are a member anyway (FM-9.3)."),
+        gettext("A room has three members — two to four with the manager (FM-8) — and opens at the end of the day "
+                "only if every member proposed exactly the same members by the deadline; it stays open through the "
+                "next night. One agreed room a day for each character."),
+        gettext("Under your post you will see whether the proposal went into your day order, and after the day "
+                "whether the room opened or why not. By night, proposals are not recorded."),
+    ]
+    if (seat.data or {}).get("public_role") == "conspirator":
+        lines.append(gettext("Conspirator: “conspiracy: Name, Name…” opens a room of any size with the characters "
+                             "you name, without their agreement, once per game (FM-8)."))
+    return {"title": gettext("How to propose a chat room"), "lines": lines}
 
 
 # -- rooms -------------------------------------------------------------------------------------------------------

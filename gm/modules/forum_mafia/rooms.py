@@ -118,3 +118,42 @@ def room_open(state: Mapping[str, Any], slug: str, ordinal: int) -> bool:
     """Whether room ``slug`` still takes posts in the phase of ``ordinal`` (it closes after the next night)."""
     room = ((state.get("fm") or {}).get("rooms") or {}).get(slug)
     return room is not None and (room.get("until") is None or ordinal <= int(room["until"]))
+
+
+def lapse_reason(members: Sequence[int], *, conspiracy: bool, proposer: int, seats: Sequence[SeatInfo],
+                 proposals: Mapping[int, Sequence[Mapping[str, Any]]], alive: Mapping[int, bool],
+                 formed: Mapping[str, Sequence[int]]) -> tuple[str, dict] | None:
+    """Why the proposal ``members`` (seat ids in ring order, the ``proposer`` among them; ``conspiracy``: the
+    conspirator's room) of a resolved day did not become a room, by the rules :func:`form_rooms` applied — or
+    ``None`` when it did. ``proposals``, ``alive`` are :func:`form_rooms`' input, ``formed`` the rooms it created (slug
+    → members). Returns ``(code, params)``, ``params["players"]`` the seat ids at fault:
+
+    * ``conspirator_dead`` — the conspirator died that day (FM-8); ``too_few`` — fewer than two of its members could
+      join (FM-8);
+    * ``died`` — members died that day (FM-9.3: the living form rooms; a dead ``avenger`` excepted, FM-8);
+    * ``not_proposed`` — living members who did not propose exactly this set (FM-9.3: all of them must);
+    * ``placed`` — members already placed in another agreed room of that day, taken first in ring order **[house]**.
+    """
+    by_id = {s.id: s for s in seats}
+
+    def member(m: int) -> bool:
+        return alive.get(m, False) or (m in by_id and _public(by_id[m]) == "avenger")
+
+    wanted = list(members)
+    if conspiracy:
+        if any(proposer in ms and set(ms) <= set(wanted) for ms in formed.values()):
+            return None
+        if not member(proposer):
+            return "conspirator_dead", {"players": [proposer]}
+        return "too_few", {"players": [m for m in wanted if not member(m)]}
+    if any(list(ms) == wanted for ms in formed.values()):
+        return None
+    dead = [m for m in wanted if not member(m)]
+    if dead:
+        return "died", {"players": dead}
+    missing = [m for m in wanted if alive.get(m, False) and not any(
+        list(p.get("members") or []) == wanted and not p.get("conspiracy") for p in proposals.get(m, []))]
+    if missing:
+        return "not_proposed", {"players": missing}
+    placed = [m for m in wanted if any(m in ms for ms in formed.values())]
+    return "placed", {"players": placed}

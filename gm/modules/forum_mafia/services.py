@@ -94,6 +94,26 @@ def _name_taken(game: Game, name: str, *, except_seat: int | None = None) -> boo
     return any(s.display_name.casefold() == wanted for s in game.seats.all() if s.pk != except_seat)
 
 
+def _default_name(user) -> str:
+    """The character name of a player who left it empty (FM-2.1): his profile's display name, else his user name,
+    cut to :data:`NAME_MAX`."""
+    profile = getattr(user, "profile", None)
+    name = (getattr(profile, "display_name", "") or "").strip() or user.get_username()
+    return name[:NAME_MAX]
+
+
+def _free_name(game: Game, name: str) -> str:
+    """``name``, or the first of "``name`` 2", "``name`` 3"… no seat of ``game`` holds (ignoring case)."""
+    taken = {s.display_name.casefold() for s in game.seats.all()}
+    number = 2
+    candidate = name
+    while candidate.casefold() in taken:
+        suffix = f" {number}"
+        candidate = name[:NAME_MAX - len(suffix)] + suffix
+        number += 1
+    return candidate
+
+
 def _taken_message(role_name: str, holder: str) -> str:
     return _("The role “%(role)s” is already claimed: %(name)s has it.") % {"role": role_name, "name": holder}
 
@@ -139,7 +159,7 @@ def signup_create(
     user,
     public_role: str,
     custom_role: str = "",
-    character_name: str,
+    character_name: str | None = "",
     messengers: str = "",
     avatar=None,
     pledges: bool,
@@ -148,8 +168,9 @@ def signup_create(
     """Sign ``user`` up for a forum Mafia ``game`` in signup (FM-2).
 
     FM-2.4 ``pledges`` must be ``True`` (the three pledges accepted; the time is kept in ``pledged_at``). FM-2.1:
-    ``character_name`` (the seat's display name: required, at most 80 characters, unique in the game ignoring
-    case), ``messengers`` («Внешность», free text, at most 500 characters), ``avatar`` (optional image, checked by
+    ``character_name`` (the seat's display name, optional: empty means the player's display name or user name,
+    numbered "Name 2"… if a seat holds it; at most 80 characters, unique in the game ignoring case),
+    ``messengers`` («Внешность», free text, at most 500 characters), ``avatar`` (optional image, checked by
     :func:`accounts.validators.validate_avatar`). FM-2.2/FM-2.3: ``public_role`` an FM-8 slug, or ``"custom"``
     with ``custom_role`` a name that is no listed role's; a role another active signup holds is refused with a
     message naming the character who holds it.
@@ -164,6 +185,9 @@ def signup_create(
     slug, custom, key, errors = clean_claim(public_role, custom_role)
     if pledges is not True:
         errors["pledges"] = [_("Accept the three pledges to sign up.")]
+    chosen = isinstance(character_name, str) and bool(character_name.strip())
+    if character_name is None or (isinstance(character_name, str) and not chosen):
+        character_name = _default_name(user)  # FM-2.1: the character name is optional
     name_errors = _name_errors(character_name)
     if name_errors:
         errors["character_name"] = name_errors
@@ -191,7 +215,10 @@ def signup_create(
                 role_name = custom if slug == CUSTOM else public_role_name(slug)
                 errors[field] = [_taken_message(role_name, _holder_name(holder))]
         if not name_errors and _name_taken(game, name):
-            errors["character_name"] = [_("The name “%(name)s” is taken in this game.") % {"name": name}]
+            if chosen:
+                errors["character_name"] = [_("The name “%(name)s” is taken in this game.") % {"name": name}]
+            else:  # the default name: the next free "Name 2", "Name 3"…
+                name = _free_name(game, name)
         if errors:
             raise ServiceError(errors)
         try:

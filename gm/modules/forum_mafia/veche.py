@@ -144,3 +144,51 @@ def tally(*, seats: Sequence[SeatInfo], votes: Mapping[int, Mapping[str, Any]],
         result["leader"] = order[0]
         result["punishment"] = EXECUTION if punish[EXECUTION] > punish[JAIL] else JAIL
     return result
+
+
+def explain(count: Mapping[str, Any], seats: Sequence[SeatInfo]) -> list[tuple[str, dict]]:
+    """Why the count ``count`` (a :func:`tally` result) stands as it does, as ``(code, params)`` facts the shell puts
+    into words, in this order:
+
+    * ``peace`` ``{"peace", "cast"}`` — peace has a strict majority: nobody is punished (FM-7.4);
+    * ``two_alive`` — only two characters live: nobody is punished (FM-7.4);
+    * ``peace_half`` ``{"peace", "cast"}`` — peace has exactly half: no strict majority (FM-7.4);
+    * ``tie`` ``{"players": [seat ids in hanging priority order], "strength"}`` — the most strength is shared, the
+      hanging priority picks the first (FM-7.4);
+    * ``leads`` ``{"player": seat id, "strength"}`` — one character has the most strength;
+    * ``punishment_tie`` ``{"strength"}`` — execution and jail got the same strength: jail (FM-7.2);
+    * ``punishment`` ``{"punishment", "execution", "jail"}`` — the punishment with the most strength (FM-7.2);
+    * ``politician`` ``{"player"}`` — the leader is the politician: his first lead is jail (FM-7.6).
+
+    Empty when nobody voted. Pure: reads only ``count`` and the seats' public roles."""
+    facts: list[tuple[str, dict]] = []
+    outcome = count.get("outcome")
+    peace, cast = count.get("peace", 0.0), count.get("cast", 0.0)
+    if outcome == "peace" and cast:
+        return [("peace", {"peace": peace, "cast": cast})]
+    if outcome == "two_alive":
+        return [("two_alive", {})]
+    if outcome != "leader":
+        return facts
+    if peace and peace * 2 == cast:
+        facts.append(("peace_half", {"peace": peace, "cast": cast}))
+    candidates = list(count.get("candidates") or [])
+    top = candidates[0]["strength"]
+    tied = [c["seat"] for c in candidates if c["strength"] == top]
+    if len(tied) > 1:
+        facts.append(("tie", {"players": tied, "strength": top}))
+    else:
+        facts.append(("leads", {"player": tied[0], "strength": top}))
+    punish = {EXECUTION: 0.0, JAIL: 0.0}
+    for row in count.get("votes") or []:
+        if row.get("for") != PEACE and row.get("punishment") in punish:
+            punish[row["punishment"]] += row.get("strength", 0.0)
+    if punish[EXECUTION] == punish[JAIL]:
+        facts.append(("punishment_tie", {"strength": punish[JAIL]}))
+    else:
+        facts.append(("punishment", {"punishment": count.get("punishment"), "execution": punish[EXECUTION],
+                                     "jail": punish[JAIL]}))
+    leader = next((s for s in seats if s.id == count.get("leader")), None)
+    if leader is not None and _public(leader) == "politician":
+        facts.append(("politician", {"player": leader.id}))
+    return facts

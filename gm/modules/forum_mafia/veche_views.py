@@ -186,7 +186,53 @@ def public_votes(phase: Phase, at: datetime | None = None) -> dict:
     }
     return {"phase": phase.pk, "day": phase.number, "label": phase.label,
             "open": phase.status != Phase.Status.RESOLVED, "at": at, "tally": tally, "history": history,
-            "times": sorted(set(times)), "result": _result(phase)}
+            "times": sorted(set(times)), "result": _result(phase), "standing": standing(count, seats)}
+
+
+def _role_name(seat: SeatInfo) -> str:
+    from .module import public_role_name
+
+    return public_role_name(seat.data.get("public_role"))
+
+
+def standing(count: Mapping[str, Any], seats: list[SeatInfo]) -> list[str]:
+    """Why the public count ``count`` (``veche.tally``) stands as it does, in the active language: the rule in force
+    for a tie of the leaders (FM-7.4, hanging priority, each tied character's public role named), for a tie of the
+    punishments (FM-7.2: jail), for peace and for two characters left (FM-7.4), for the politician (FM-7.6)."""
+    by_id = {s.id: s for s in seats}
+
+    def name(seat_id: int) -> str:
+        return by_id[seat_id].name if seat_id in by_id else "?"
+
+    lines = []
+    for code, p in veche.explain(count, seats):
+        if code == "peace":
+            lines.append(_("Peace has a strict majority (%(peace)s of %(cast)s): nobody is punished (FM-7.4).")
+                         % {"peace": number(p["peace"]), "cast": number(p["cast"])})
+        elif code == "two_alive":
+            lines.append(_("Only two characters are alive: the Veche punishes nobody (FM-7.4)."))
+        elif code == "peace_half":
+            lines.append(_("Peace has exactly half (%(peace)s of %(cast)s), not a strict majority: the leader is "
+                           "punished (FM-7.4).") % {"peace": number(p["peace"]), "cast": number(p["cast"])})
+        elif code == "tie":
+            order = " → ".join(f"{name(s)} ({_role_name(by_id[s])})" if s in by_id else "?" for s in p["players"])
+            lines.append(_("Tie at %(strength)s: the hanging priority decides (FM-7.4) — the order of the public "
+                           "roles' list (FM-8), custom roles after it alphabetically: %(order)s. %(leader)s leads.")
+                         % {"strength": number(p["strength"]), "order": order, "leader": name(p["players"][0])})
+        elif code == "leads":
+            lines.append(_("%(leader)s leads with %(strength)s (FM-7.4).")
+                         % {"leader": name(p["player"]), "strength": number(p["strength"])})
+        elif code == "punishment_tie":
+            lines.append(_("Execution and jail are tied at %(strength)s: a tie means jail (FM-7.2).")
+                         % {"strength": number(p["strength"])})
+        elif code == "punishment":
+            lines.append(_("Punishment: %(punishment)s (execution %(execution)s, jail %(jail)s; FM-7.2).")
+                         % {"punishment": punishment_name(p["punishment"]), "execution": number(p["execution"]),
+                            "jail": number(p["jail"])})
+        elif code == "politician":
+            lines.append(_("%(leader)s is the politician: the first time he leads he goes to jail instead of "
+                           "execution (FM-7.6).") % {"leader": name(p["player"])})
+    return lines
 
 
 def _result(phase: Phase) -> dict | None:
@@ -283,8 +329,6 @@ def veche_panel(*, game: Game, viewer: visibility.Viewer, at: datetime | None = 
     panel: dict[str, Any] = {
         "game": game, "phase": phase, "count": count, "at": at, "notice": notice, "errors": errors or [],
         "full_page": full_page, "poll": count["open"] and at is None, "poll_seconds": POLL_SECONDS,
-        "leading": {"player": count["tally"]["leader"], "punishment": punishment_name(count["tally"]["punishment"])}
-        if count["open"] and count["tally"]["leader"] else None,
         "day": day, "times": [{"iso": t.isoformat(), "at": t, "selected": at is not None and t == at}
                               for t in count["times"]],
     }
@@ -379,7 +423,8 @@ def panel(request, pk: int):
             notice = _("Your vote is counted. You can change it until the deadline.")
     except ServiceError as exc:
         problems = [m for msgs in exc.errors.values() for m in msgs]
-        v = veche_panel(game=game, viewer=viewer, errors=problems)
+        # Before Day 1 there is no panel to show, but the refusal still says why (FM-7.1).
+        v = veche_panel(game=game, viewer=viewer, errors=problems) or {"errors": problems}
         return _render(request, {**v, "game": game}, status=200 if request.htmx else 400)
     if request.htmx:
         return _render(request, {**veche_panel(game=game, viewer=viewer, notice=notice), "game": game},

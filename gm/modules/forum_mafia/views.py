@@ -26,6 +26,8 @@ from . import services
 from .forms import PLEDGES, CharacterForm, RejectForm, SignupForm
 from .models import Signup
 from .module import public_role_name
+from .role_texts import CUSTOM_ROLE_TEXT, PUBLIC_ROLE_TEXTS
+from .roles import CUSTOM
 
 
 def _game(request, pk: int) -> Game:
@@ -77,6 +79,8 @@ def _render(request, game: Game, *, signup_form=None, character_form=None, statu
         "can_withdraw": active is not None and game.status == Game.Status.SIGNUP,
         "pledges": PLEDGES,
         "free_roles": [r for r in roles if not r["holder"]],
+        "role_texts": [{**r, "text": _(PUBLIC_ROLE_TEXTS.get(r["slug"], ""))} for r in roles]
+        + [{"slug": CUSTOM, "name": _("Other"), "holder": "", "text": _(CUSTOM_ROLE_TEXT)}],
         "in_signup": game.status == Game.Status.SIGNUP,
     }
     return render(request, "forum_mafia/signup.html", context, status=status)

@@ -389,6 +389,24 @@ class OnuwModule(GameModule):
         # The multiset is public through the log (ON-3); a fixed deal is not.
         return {k: v for k, v in options.items() if k not in ("roles", "deal")}
 
+    def player_needs(self, *, game, phase, seat, payload):
+        """ON-4: a night asks an order only of a seat whose card chooses something (the others just wake or sleep);
+        the day (ON-6) asks everyone's vote."""
+        from gm.core.dashboard import ACT, DONE, IDLE, Need
+
+        label = phase.label
+        if phase.kind == "day":
+            if payload is None:
+                return [Need(_("Voting is open in %(phase)s: you have not voted (ON-6).") % {"phase": label}, ACT,
+                             phase.deadline)]
+            return [Need(_("You have voted in %(phase)s; you may change your vote until the deadline.")
+                         % {"phase": label}, DONE, phase.deadline)]
+        if phase.kind == "night" and engine.night_choice(game.state or {}, str(seat.pk),
+                                                         list((game.state or {}).get("dealt") or [])) is None:
+            return [Need(_("%(phase)s: your card has nothing to choose; wait for the day.") % {"phase": label}, IDLE,
+                         phase.deadline)]
+        return None
+
     def page_context(self, *, game, viewer):
         from .views import page_context
 
