@@ -143,6 +143,9 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = env.str("STATIC_ROOT", default=str(VAR_DIR / "static"))
 MEDIA_URL = "media/"
 MEDIA_ROOT = env.str("MEDIA_ROOT", default=str(VAR_DIR / "media"))
+# Uploaded media are served by Django (accounts.views.media: nosniff, only images inline) unless a proxy serves
+# MEDIA_ROOT itself, as in production; a proxy must send the same headers (see docker/compose.yaml).
+GM_SERVE_MEDIA = env.bool("GM_SERVE_MEDIA", default=not PRODUCTION)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
