@@ -128,6 +128,18 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional")
 ACCOUNT_LOGOUT_ON_GET = False
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# Failed logins (the form and /api/auth/token/) are counted per account and client IP (accounts.adapter): the
+# 11th failure within a minute is refused with 429. The per-IP bound, counted after the per-account one, only
+# slows down one address trying many accounts.
+ACCOUNT_RATE_LIMITS = {"login_failed": env.str("LOGIN_FAILED_RATE", default="10/m/key,100/m/ip")}
+# The client IP is REMOTE_ADDR, or with N trusted proxies in front (each appending to X-Forwarded-For) the N-th
+# X-Forwarded-For entry from the right. Set it to exactly the number of your proxies: more lets clients forge it.
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+
+# The cache holds the rate-limit counters: it must be shared by every web process in production (Redis, e.g.
+# CACHE_URL=redis://redis:6379/1); the default, a per-process memory cache, suits one development server.
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 
 # Internationalisation: Russian by default, English available; times stored in UTC, shown in the user's zone.
 LANGUAGE_CODE = "ru"
