@@ -10,7 +10,7 @@ from __future__ import annotations
 from allauth.account.adapter import get_adapter
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -45,6 +45,7 @@ class TokenView(ObtainAuthToken):
 
     serializer_class = LimitedAuthTokenSerializer
 
-    @extend_schema(request=LimitedAuthTokenSerializer, responses={200: serializers.DictField()})
+    @extend_schema(request=LimitedAuthTokenSerializer,
+                   responses={200: inline_serializer("AuthToken", {"token": serializers.CharField()})})
     def post(self, request, *args, **kwargs):
         return super().post(request, *args, **kwargs)

@@ -199,10 +199,10 @@ class GameViewSet(viewsets.GenericViewSet):
         game = services.game_resume(game=self._game(), actor=request.user, **data.validated_data)
         return Response(s.GameSerializer(game, context=self.get_serializer_context()).data)
 
-    @extend_schema(request=s.ReasonSerializer, responses=s.PhaseSerializer)
+    @extend_schema(request=s.PhaseActionSerializer, responses=s.PhaseSerializer)
     @action(detail=True, methods=["post"], url_path="resolve-now")
     def resolve_now(self, request, pk=None):
-        data = s.ReasonSerializer(data=request.data)
+        data = s.PhaseActionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         phase = services.phase_resolve_now(game=self._game(), actor=request.user, **data.validated_data)
         return Response(s.PhaseSerializer(phase).data)
