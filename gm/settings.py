@@ -3,6 +3,7 @@
 Embedded defaults need no server: a SQLite file and kombu's filesystem broker. Set ``GM_PROFILE=production``
 for the hardened profile that passes ``manage.py check --deploy --fail-level WARNING``.
 """
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,12 +19,15 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 PROFILE = env.str("GM_PROFILE", default="development")
 PRODUCTION = PROFILE == "production"
 
-SECRET_KEY = env.str(
-    "SECRET_KEY",
-    default="" if PRODUCTION else "dev-only-insecure-key-8c1f0e7a5b2d4c6e9f3a1b7d5e2c4a6f8b0d2e4f6a8c",
-)
-if not SECRET_KEY:
-    raise environ.ImproperlyConfigured("SECRET_KEY must be set in the production profile")
+DEV_SECRET_KEY = "dev-only-insecure-key-8c1f0e7a5b2d4c6e9f3a1b7d5e2c4a6f8b0d2e4f6a8c"
+#: Keys that appear in this repository or in Django's templates: never acceptable in production.
+KNOWN_WEAK_SECRET_KEYS = {DEV_SECRET_KEY, "change-me", "change-me-too", "secret", "changeme"}
+SECRET_KEY = env.str("SECRET_KEY", default="" if PRODUCTION else DEV_SECRET_KEY)
+if PRODUCTION and (len(SECRET_KEY) < 50 or SECRET_KEY in KNOWN_WEAK_SECRET_KEYS or len(set(SECRET_KEY)) < 5
+                   or SECRET_KEY.startswith("django-insecure")):
+    raise environ.ImproperlyConfigured(
+        "SECRET_KEY is missing or weak: the production profile needs 50 or more random characters, e.g. "
+        'python3 -c "import secrets; print(secrets.token_urlsafe(50))"')
 DEBUG = env.bool("DEBUG", default=not PRODUCTION)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[] if PRODUCTION else ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -63,6 +67,7 @@ WHITENOISE_USE_FINDERS = DEBUG
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "gm.core.middleware.FriendlyErrorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -74,6 +79,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
+# Under DEBUG only these clients see Django's technical error pages; everyone else gets the site's own.
+INTERNAL_IPS = env.list("INTERNAL_IPS", default=["127.0.0.1", "::1"])
 
 ROOT_URLCONF = "gm.urls"
 WSGI_APPLICATION = "gm.wsgi.application"
@@ -103,7 +110,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web process, the worker and beat share one file: wait for locks instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
 else:
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    # runserver serves each request in a new thread, so a persistent connection is never reused and idles until
+    # CONN_MAX_AGE: connections piled up after a burst. gunicorn's workers and Celery reuse theirs.
+    RUNSERVER = len(sys.argv) > 1 and sys.argv[1] == "runserver"
+    DATABASES["default"]["CONN_MAX_AGE"] = 0 if RUNSERVER else env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
