@@ -15,6 +15,8 @@ from rest_framework import exceptions, serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 
+from gm.core.api.throttles import AuthThrottle
+
 #: seconds a client is told to wait (the window of the ``login_failed`` rate).
 RETRY_AFTER = 60
 
@@ -32,7 +34,9 @@ class LimitedAuthTokenSerializer(AuthTokenSerializer):
             user = get_adapter(django_request).authenticate(
                 django_request, username=attrs.get("username"), password=attrs.get("password"))
         except DjangoValidationError as exc:  # allauth's "too_many_login_attempts"
-            raise exceptions.Throttled(wait=RETRY_AFTER, detail=exc.messages[0]) from None
+            throttled = exceptions.Throttled(wait=RETRY_AFTER, detail=exc.messages[0])
+            throttled.keep_detail = True  # allauth's own message, already translated
+            raise throttled from None
         if not user or not user.is_active:
             raise serializers.ValidationError(
                 gettext_lazy("Unable to log in with provided credentials."), code="authorization")
@@ -44,6 +48,7 @@ class TokenView(ObtainAuthToken):
     """Exchange credentials for the user's API token (created on first use); see the module docstring."""
 
     serializer_class = LimitedAuthTokenSerializer
+    throttle_classes = [AuthThrottle]
 
     @extend_schema(request=LimitedAuthTokenSerializer,
                    responses={200: inline_serializer("AuthToken", {"token": serializers.CharField()})})

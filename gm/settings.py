@@ -196,6 +196,23 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "gm.core.api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "gm.core.api.errors.exception_handler",
+    # Flood limits (429 with Retry-After); counters in CACHES. Per-seat limits on posts and orders: GM_SEAT_RATES.
+    "DEFAULT_THROTTLE_CLASSES": ["gm.core.api.throttles.AnonThrottle", "gm.core.api.throttles.UserThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("API_RATE_ANON", default="120/min"),
+        "user": env.str("API_RATE_USER", default="600/min"),
+        "auth": env.str("API_RATE_AUTH", default="30/min"),
+    },
+    # The client IP of the throttles: REMOTE_ADDR, or behind proxies the X-Forwarded-For entries they add.
+    "NUM_PROXIES": env.int("TRUSTED_PROXY_COUNT", default=0) or None,
+}
+# How many times a minute one player may post in a game's thread, send a private message (FM-9.2), write in a chat
+# room (FM-9.3) or change his order, per game (gm.core.flood); the game's master is exempt; 0 turns a limit off.
+GM_SEAT_RATES = {
+    "post": env.int("GM_RATE_POSTS", default=10),
+    "private": env.int("GM_RATE_PRIVATE", default=5),
+    "room": env.int("GM_RATE_ROOM_POSTS", default=20),
+    "order": env.int("GM_RATE_ORDERS", default=30),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Game-master API",

@@ -422,6 +422,12 @@ def _next_version(phase: Phase, seat: Seat) -> int:
     return (last or 0) + 1
 
 
+def _flood_check(game: Game, user, action: str, now: datetime) -> None:
+    from .flood import check_seat_rate
+
+    check_seat_rate(game=game, user=user, action=action, now=now)
+
+
 def order_submit(*, phase: Phase, user, payload: Any, clock: Clock = timezone.now) -> Order:
     """Store a new version of ``user``'s order for ``phase`` after the module validates it (FM-5.6).
 
@@ -435,6 +441,7 @@ def order_submit(*, phase: Phase, user, payload: Any, clock: Clock = timezone.no
     with transaction.atomic():
         phase = Phase.objects.select_for_update().select_related("game").get(pk=phase.pk)
         now = clock()
+        _flood_check(phase.game, user, "order", now)
         # Every seat, read under the phase lock: the validation needs them all, and the caller's is among them.
         rows = list(Seat.objects.filter(game_id=phase.game_id).order_by("position"))
         seat = next((s for s in rows if s.pk == seat.pk), None)
@@ -461,6 +468,7 @@ def order_withdraw(*, phase: Phase, user, clock: Clock = timezone.now) -> Order:
     with transaction.atomic():
         phase = Phase.objects.select_for_update().select_related("game").get(pk=phase.pk)
         now = clock()
+        _flood_check(phase.game, user, "order", now)
         _check_phase_accepts(phase, seat, now)
         current = Order.objects.filter(phase=phase, seat=seat).order_by("-version").first()
         if current is None or current.payload is None:
@@ -574,6 +582,9 @@ def post_create(*, game: Game, user, body: str, comment: str = "", clock: Clock 
         public_body, part = markup.split_private(body)
     except markup.MarkupError as exc:
         raise _markup_error(exc) from None
+    _flood_check(game, user, "post", clock())
+    if part is not None:
+        _flood_check(game, user, "private", clock())
     with transaction.atomic():
         # Phase row first (the services' lock order): a day can't end between the check and the write, and two
         # posts of one postman can't both spend his once-per-day message.
