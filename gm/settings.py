@@ -32,6 +32,9 @@ DEBUG = env.bool("DEBUG", default=not PRODUCTION)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[] if PRODUCTION else ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+# The Sites row (SITE_ID) is set from SITE_URL at every migrate (accounts.signals.site_from_settings); its name,
+# shown in allauth's e-mails, is SITE_NAME or else the domain.
+SITE_NAME = env.str("SITE_NAME", default="")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
