@@ -100,3 +100,4 @@ def test_private_messages_have_their_own_lower_limit(rates, table):  # noqa: F81
         table.post("Boris", f'[private="Dmitri"]{SECRET} 3[/private]')
     assert err.value.code == "throttled"
     table.post("Boris", "a public post is still fine")
+
