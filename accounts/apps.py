@@ -8,4 +8,8 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import signals  # noqa: F401
+        from django.db.models.signals import post_migrate
+
+        from . import signals
+
+        post_migrate.connect(signals.site_from_settings, sender=self, dispatch_uid="accounts_site_from_settings")

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from .validators import validate_avatar
+from .validators import SanitisedImageField, validate_avatar
 
 
 def _time_zones():
@@ -20,6 +20,7 @@ def default_time_zone() -> str:
 
 
 def avatar_path(instance, filename):
+    """``avatars/<user id>/<name>``; ``filename`` is the server-chosen name of :func:`.validators.sanitise_image`."""
     return f"avatars/{instance.user_id}/{filename}"
 
 
@@ -28,7 +29,7 @@ class Profile(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(_("display name"), max_length=80, blank=True)
-    avatar = models.ImageField(_("avatar"), upload_to=avatar_path, blank=True, validators=[validate_avatar])
+    avatar = SanitisedImageField(_("avatar"), upload_to=avatar_path, blank=True, validators=[validate_avatar])
     messengers = models.TextField(
         _("messenger identifiers"), blank=True, max_length=500,
         help_text=_("Free text, e.g. Telegram @name, Discord name#0000."),

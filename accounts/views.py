@@ -1,4 +1,5 @@
-"""Account pages: the profile editor and the language switcher (sign-up, log-in etc. are allauth's)."""
+"""Account pages: the profile editor and the language switcher (sign-up, log-in etc. are allauth's), and the
+view that serves uploaded media when the site serves them itself."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views import i18n
+from django.views import i18n, static
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .forms import ProfileForm
@@ -86,4 +87,25 @@ def set_language(request: HttpRequest) -> HttpResponse:
     language = request.POST.get(i18n.LANGUAGE_QUERY_PARAMETER, "")
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):
         Profile.objects.update_or_create(user=request.user, defaults={"language": language})
+    return response
+
+
+#: Content types served inline from MEDIA_ROOT: the formats :mod:`accounts.validators` stores.
+INLINE_MEDIA_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+
+
+def media(request: HttpRequest, path: str) -> HttpResponse:
+    """Serve the file ``path`` under ``settings.MEDIA_ROOT`` (``django.views.static.serve``; 404 when missing).
+
+    Every answer carries ``X-Content-Type-Options: nosniff`` and a sandboxing ``Content-Security-Policy``; only
+    PNG, JPEG, GIF and WebP are shown inline. Anything else (a file stored before uploads were re-encoded, an HTML
+    or SVG polyglot) is sent as ``application/octet-stream`` with ``Content-Disposition: attachment``, so the
+    browser never renders it as a page of this site.
+    """
+    response = static.serve(request, path, document_root=settings.MEDIA_ROOT)
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    if response.status_code == 200 and response.get("Content-Type", "").split(";")[0] not in INLINE_MEDIA_TYPES:
+        response["Content-Type"] = "application/octet-stream"
+        response["Content-Disposition"] = "attachment"
     return response

@@ -1,4 +1,5 @@
-"""Celery application. Tasks are Django-aware (``delay_on_commit``) through ``DjangoTask``.
+"""Celery application. Tasks are Django-aware (``delay_on_commit``) through ``gm.core.queueing.SafeDjangoTask``, which
+logs a broker failure after commit instead of failing the request.
 
 It also carries one narrow compatibility shim for the worker's broker reconnect (see
 :func:`patch_consumer_reconnect`).
@@ -65,6 +66,6 @@ def patch_consumer_reconnect() -> bool:
 
 patch_consumer_reconnect()
 
-app = Celery("gm", task_cls="celery.contrib.django.task:DjangoTask")
+app = Celery("gm", task_cls="gm.core.queueing:SafeDjangoTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

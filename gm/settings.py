@@ -3,6 +3,7 @@
 Embedded defaults need no server: a SQLite file and kombu's filesystem broker. Set ``GM_PROFILE=production``
 for the hardened profile that passes ``manage.py check --deploy --fail-level WARNING``.
 """
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,16 +19,22 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 PROFILE = env.str("GM_PROFILE", default="development")
 PRODUCTION = PROFILE == "production"
 
-SECRET_KEY = env.str(
-    "SECRET_KEY",
-    default="" if PRODUCTION else "dev-only-insecure-key-8c1f0e7a5b2d4c6e9f3a1b7d5e2c4a6f8b0d2e4f6a8c",
-)
-if not SECRET_KEY:
-    raise environ.ImproperlyConfigured("SECRET_KEY must be set in the production profile")
+DEV_SECRET_KEY = "dev-only-insecure-key-8c1f0e7a5b2d4c6e9f3a1b7d5e2c4a6f8b0d2e4f6a8c"
+#: Keys that appear in this repository or in Django's templates: never acceptable in production.
+KNOWN_WEAK_SECRET_KEYS = {DEV_SECRET_KEY, "change-me", "change-me-too", "secret", "changeme"}
+SECRET_KEY = env.str("SECRET_KEY", default="" if PRODUCTION else DEV_SECRET_KEY)
+if PRODUCTION and (len(SECRET_KEY) < 50 or SECRET_KEY in KNOWN_WEAK_SECRET_KEYS or len(set(SECRET_KEY)) < 5
+                   or SECRET_KEY.startswith("django-insecure")):
+    raise environ.ImproperlyConfigured(
+        "SECRET_KEY is missing or weak: the production profile needs 50 or more random characters, e.g. "
+        'python3 -c "import secrets; print(secrets.token_urlsafe(50))"')
 DEBUG = env.bool("DEBUG", default=not PRODUCTION)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[] if PRODUCTION else ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+# The Sites row (SITE_ID) is set from SITE_URL at every migrate (accounts.signals.site_from_settings); its name,
+# shown in allauth's e-mails, is SITE_NAME or else the domain.
+SITE_NAME = env.str("SITE_NAME", default="")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -52,7 +59,9 @@ INSTALLED_APPS = [
 # Game modules: a module is a package with a ``module.py`` exposing ``MODULE``; Django-app modules are also
 # installed so their templates, migrations and static files are found. GM_EXTRA_MODULES lets tests (and the
 # developer demo) add modules that are not shipped to users.
-GM_MODULES = env.list("GM_MODULES", default=["gm.modules.forum_mafia", "gm.modules.onuw"])
+SHIPPED_MODULES = ["gm.modules.forum_mafia", "gm.modules.onuw"]
+# An empty GM_MODULES (``GM_MODULES=`` in an env file) would be a site without games: it means the shipped ones.
+GM_MODULES = env.list("GM_MODULES", default=SHIPPED_MODULES) or SHIPPED_MODULES
 GM_EXTRA_MODULES = env.list("GM_EXTRA_MODULES", default=[])
 INSTALLED_APPS += [m for m in GM_MODULES + GM_EXTRA_MODULES if m not in INSTALLED_APPS]
 
@@ -63,6 +72,7 @@ WHITENOISE_USE_FINDERS = DEBUG
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "gm.core.middleware.FriendlyErrorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -74,6 +84,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
+# Under DEBUG only these clients see Django's technical error pages; everyone else gets the site's own.
+INTERNAL_IPS = env.list("INTERNAL_IPS", default=["127.0.0.1", "::1"])
 
 ROOT_URLCONF = "gm.urls"
 WSGI_APPLICATION = "gm.wsgi.application"
@@ -103,7 +115,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web process, the worker and beat share one file: wait for locks instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
 else:
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    # runserver serves each request in a new thread, so a persistent connection is never reused and idles until
+    # CONN_MAX_AGE: connections piled up after a burst. gunicorn's workers and Celery reuse theirs.
+    RUNSERVER = len(sys.argv) > 1 and sys.argv[1] == "runserver"
+    DATABASES["default"]["CONN_MAX_AGE"] = 0 if RUNSERVER else env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -128,6 +143,18 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional")
 ACCOUNT_LOGOUT_ON_GET = False
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# Failed logins (the form and /api/auth/token/) are counted per account and client IP (accounts.adapter): the
+# 11th failure within a minute is refused with 429. The per-IP bound, counted after the per-account one, only
+# slows down one address trying many accounts.
+ACCOUNT_RATE_LIMITS = {"login_failed": env.str("LOGIN_FAILED_RATE", default="10/m/key,100/m/ip")}
+# The client IP is REMOTE_ADDR, or with N trusted proxies in front (each appending to X-Forwarded-For) the N-th
+# X-Forwarded-For entry from the right. Set it to exactly the number of your proxies: more lets clients forge it.
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+
+# The cache holds the rate-limit counters: it must be shared by every web process in production (Redis, e.g.
+# CACHE_URL=redis://redis:6379/1); the default, a per-process memory cache, suits one development server.
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 
 # Internationalisation: Russian by default, English available; times stored in UTC, shown in the user's zone.
 LANGUAGE_CODE = "ru"
@@ -143,6 +170,9 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = env.str("STATIC_ROOT", default=str(VAR_DIR / "static"))
 MEDIA_URL = "media/"
 MEDIA_ROOT = env.str("MEDIA_ROOT", default=str(VAR_DIR / "media"))
+# Uploaded media are served by Django (accounts.views.media: nosniff, only images inline) unless a proxy serves
+# MEDIA_ROOT itself, as in production; a proxy must send the same headers (see docker/compose.yaml).
+GM_SERVE_MEDIA = env.bool("GM_SERVE_MEDIA", default=not PRODUCTION)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -153,8 +183,6 @@ STORAGES = {
         )
     },
 }
-# Serve MEDIA_ROOT from Django itself: always with DEBUG; the demo (DEBUG off, no web server in front) turns it on.
-GM_SERVE_MEDIA = env.bool("GM_SERVE_MEDIA", default=DEBUG)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 AVATAR_MAX_BYTES = env.int("AVATAR_MAX_BYTES", default=1024 * 1024)
 
@@ -173,6 +201,23 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "gm.core.api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "gm.core.api.errors.exception_handler",
+    # Flood limits (429 with Retry-After); counters in CACHES. Per-seat limits on posts and orders: GM_SEAT_RATES.
+    "DEFAULT_THROTTLE_CLASSES": ["gm.core.api.throttles.AnonThrottle", "gm.core.api.throttles.UserThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("API_RATE_ANON", default="120/min"),
+        "user": env.str("API_RATE_USER", default="600/min"),
+        "auth": env.str("API_RATE_AUTH", default="30/min"),
+    },
+    # The client IP of the throttles: REMOTE_ADDR, or behind proxies the X-Forwarded-For entries they add.
+    "NUM_PROXIES": env.int("TRUSTED_PROXY_COUNT", default=0) or None,
+}
+# How many times a minute one player may post in a game's thread, send a private message (FM-9.2), write in a chat
+# room (FM-9.3) or change his order, per game (gm.core.flood); the game's master is exempt; 0 turns a limit off.
+GM_SEAT_RATES = {
+    "post": env.int("GM_RATE_POSTS", default=10),
+    "private": env.int("GM_RATE_PRIVATE", default=5),
+    "room": env.int("GM_RATE_ROOM_POSTS", default=20),
+    "order": env.int("GM_RATE_ORDERS", default=30),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Game-master API",

@@ -1,12 +1,11 @@
 """Root URLs: pages, accounts (allauth), the REST API with its OpenAPI schema, admin, i18n, and the ``urls`` of
 every registered game module package that has one."""
+import re
 from importlib.util import find_spec
 
 from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path, re_path
-from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import views as account_views
@@ -27,12 +26,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("admin/", admin.site.urls),
 ]
-if settings.DEBUG:
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
-elif settings.GM_SERVE_MEDIA:
-    # The demo runs with DEBUG off (bin/demo-env) and no web server in front: Django serves uploads itself.
-    urlpatterns += [re_path(rf"^{settings.MEDIA_URL.strip('/')}/(?P<path>.*)$", serve,
-                            {"document_root": settings.MEDIA_ROOT})]
+if settings.GM_SERVE_MEDIA:
+    urlpatterns.append(re_path(rf"^{re.escape(settings.MEDIA_URL.lstrip('/'))}(?P<path>.+)$", account_views.media))
 
 handler404 = "gm.core.views.not_found"
 handler500 = "gm.core.views.server_error"

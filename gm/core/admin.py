@@ -27,4 +27,25 @@ class PhaseAdmin(admin.ModelAdmin):
 admin.site.register(Order)
 admin.site.register(LogEntry)
 admin.site.register(Post)
-admin.site.register(AuditEntry)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """The audit log, read-only for everyone, superusers included: entries are written by the services alone and
+    are the record of what masters did, so the admin may list and show them but never add, change or delete one
+    (which also keeps the admin from deleting a game that has entries)."""
+
+    list_display = ("created_at", "game", "phase", "actor", "action", "reason")
+    list_filter = ("action",)
+    search_fields = ("game__title", "actor__username", "reason")
+    list_select_related = ("game", "phase", "actor")
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -267,9 +267,14 @@ class GameModule:
         :meth:`validate_options`)."""
         return {k: v for k, v in values.items() if v not in (None, "")}
 
+    #: Names of the options everyone may read while the game runs; the default :meth:`public_options` shows only
+    #: these, so an option a module adds (a role list, a fixed deal) stays with the master unless declared here.
+    public_option_keys: tuple[str, ...] = ()
+
     def public_options(self, options: Mapping[str, Any]) -> dict:
-        """The game options everyone may read (default: all of them)."""
-        return dict(options)
+        """The game options everyone may read: by default only those named in :attr:`public_option_keys` (none
+        unless the module declares them). A module overriding this must never return a deal or a role list."""
+        return {key: options[key] for key in self.public_option_keys if key in options}
 
     def own_seat_data(self, data: Mapping[str, Any]) -> dict:
         """The part of one seat's module data its own player may see during the game (default: all of it;

@@ -511,6 +511,12 @@ def _next_version(phase: Phase, seat: Seat) -> int:
     return (last or 0) + 1
 
 
+def _flood_check(game: Game, user, action: str, now: datetime) -> None:
+    from .flood import check_seat_rate
+
+    check_seat_rate(game=game, user=user, action=action, now=now)
+
+
 def order_submit(*, phase: Phase, user, payload: Any, base_version: int | None = None,
                  clock: Clock = timezone.now) -> Order:
     """Store a new version of ``user``'s order for ``phase`` after the module validates it (FM-5.6).
@@ -531,6 +537,7 @@ def order_submit(*, phase: Phase, user, payload: Any, base_version: int | None =
     with transaction.atomic():
         phase = Phase.objects.select_for_update().select_related("game").get(pk=phase.pk)
         now = clock()
+        _flood_check(phase.game, user, "order", now)
         # Every seat, read under the phase lock: the validation needs them all, and the caller's is among them.
         rows = list(Seat.objects.filter(game_id=phase.game_id).order_by("position"))
         seat = next((s for s in rows if s.pk == seat.pk), None)
@@ -560,6 +567,7 @@ def order_withdraw(*, phase: Phase, user, base_version: int | None = None, clock
     with transaction.atomic():
         phase = Phase.objects.select_for_update().select_related("game").get(pk=phase.pk)
         now = clock()
+        _flood_check(phase.game, user, "order", now)
         _check_phase_accepts(phase, seat, now)
         _check_base_version(phase, seat, base_version)
         current = Order.objects.filter(phase=phase, seat=seat).order_by("-version").first()
@@ -674,6 +682,9 @@ def post_create(*, game: Game, user, body: str, comment: str = "", clock: Clock 
         public_body, part = markup.split_private(body)
     except markup.MarkupError as exc:
         raise _markup_error(exc) from None
+    _flood_check(game, user, "post", clock())
+    if part is not None:
+        _flood_check(game, user, "private", clock())
     with transaction.atomic():
         # Phase row first (the services' lock order): a day can't end between the check and the write, and two
         # posts of one postman can't both spend his once-per-day message.
@@ -1122,18 +1133,37 @@ def _open_phase_locked(game: Game) -> Phase:
     return phase
 
 
-def phase_extend(*, game: Game, actor, minutes: int, reason: str = "", clock: Clock = timezone.now) -> Phase:
+def _check_meant_phase(game: Game, phase_id: int | None) -> None:
+    """Refuse a master action aimed at phase ``phase_id`` (``None``: no check) unless that phase is still open."""
+    if phase_id is None:
+        return
+    meant = Phase.objects.filter(game_id=game.pk, pk=phase_id).only("pk", "status").first()
+    if meant is None:
+        raise ServiceError({"phase": [_("This game has no such phase.")]})
+    if meant.status == Phase.Status.RESOLVED:
+        raise ServiceError(_("This phase is already resolved."), code="state")
+    if meant.status != Phase.Status.OPEN:
+        raise ServiceError(_("The phase is already being resolved."), code="state")
+
+
+def phase_extend(*, game: Game, actor, minutes: int, reason: str = "", phase_id: int | None = None,
+                 clock: Clock = timezone.now) -> Phase:
     """Move the open phase's deadline ``minutes`` later (master only), logged publicly and in the audit log.
 
-    The total extension of one phase is capped at ``GM_MAX_EXTENSION`` seconds. Raises :class:`ServiceError`
-    for a non-positive amount, a cap overrun or a phase that is no longer open.
+    The total extension of one phase is capped at ``GM_MAX_EXTENSION`` seconds. ``phase_id``, when given, must be
+    the open phase (a request retried after that phase resolved is refused: "This phase is already resolved.").
+    Raises :class:`ServiceError`: ``forbidden`` (not the master) before anything else, then a non-positive amount,
+    a cap overrun or a phase that is no longer open.
     """
+    _require_master(game, actor)
     if not isinstance(minutes, int) or minutes <= 0:
         raise ServiceError({"minutes": [_("Extend by a whole positive number of minutes.")]})
     with transaction.atomic():
         phase = _open_phase_locked(game)
         game = Game.objects.select_for_update().get(pk=game.pk)
         _require_master(game, actor)
+        if phase_id is not None and phase.pk != phase_id:
+            _check_meant_phase(game, phase_id)
         now = clock()
         if phase.deadline <= now and game.paused_at is None:
             raise ServiceError(_("The deadline has already passed; the phase is being resolved."), code="late")
@@ -1203,12 +1233,21 @@ def game_resume(*, game: Game, actor, reason: str = "", clock: Clock = timezone.
         return game
 
 
-def phase_resolve_now(*, game: Game, actor, reason: str = "", clock: Clock = timezone.now) -> Phase:
-    """End the open phase before its deadline and resolve it at once (master only), logged and audited."""
+def phase_resolve_now(*, game: Game, actor, reason: str = "", phase_id: int | None = None,
+                      clock: Clock = timezone.now) -> Phase:
+    """End the open phase before its deadline and resolve it at once (master only), logged and audited.
+
+    ``phase_id`` names the phase the master means (clients that may retry should send it): if that phase is no
+    longer open the call is refused with "This phase is already resolved." (code ``state``) instead of resolving
+    the next one, so a repeated request acts once. Raises :class:`ServiceError`: ``forbidden`` (not the master),
+    ``state`` (no open phase, paused, already resolved or being resolved), field error ``phase`` (not a phase of
+    this game).
+    """
+    _require_master(game, actor)
+    _check_meant_phase(game, phase_id)
     phase = Phase.objects.filter(game_id=game.pk, status=Phase.Status.OPEN).first()
     if phase is None:
         raise ServiceError(_("The game has no open phase."), code="state")
-    _require_master(game, actor)
     if game.paused_at is not None:
         raise ServiceError(_("Resume the game first."), code="state")
     token = phase_claim(phase_id=phase.pk, clock=clock, early=True)

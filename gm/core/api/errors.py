@@ -1,9 +1,12 @@
 """API error shape: ``{"errors": {field: [messages]}, "code": slug}`` for every refused request."""
 from __future__ import annotations
 
+import math
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
 from rest_framework import status
+from rest_framework.exceptions import ErrorDetail, Throttled
 from rest_framework.parsers import BaseParser
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -21,6 +24,7 @@ STATUS_FOR_CODE = {
     "conflict": status.HTTP_409_CONFLICT,
     "stale": status.HTTP_409_CONFLICT,
     "not_allowed": status.HTTP_403_FORBIDDEN,
+    "throttled": status.HTTP_429_TOO_MANY_REQUESTS,
 }
 
 
@@ -69,6 +73,10 @@ def exception_handler(exc, context):
     if isinstance(exc, RecursionError) and _raised_by_parser(exc):
         return Response({"errors": {"__all__": [_("The request body is nested too deeply.")]}, "code": "parse_error"},
                         status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, Throttled) and not getattr(exc, "keep_detail", False):
+        # DRF's own wording is half translated; say what to do, in the reader's language.
+        exc.detail = ErrorDetail(_("Slow down: too many requests. Try again in %(seconds)s s.")
+                                 % {"seconds": math.ceil(exc.wait or 60)}, code="throttled")
     response = drf_exception_handler(exc, context)
     if response is not None:
         detail = response.data

@@ -165,7 +165,16 @@ class ReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500, help_text=_("Why (required): it goes into the audit log."))
 
 
-class ExtendSerializer(ReasonSerializer):
+class PhaseActionSerializer(ReasonSerializer):
+    """A master's action on the open phase: ``phase`` (optional) names it, so a retried request is refused once
+    that phase has resolved instead of acting on the next one."""
+
+    phase = serializers.IntegerField(
+        required=False, source="phase_id", min_value=1,
+        help_text=_("The id of the open phase this action is meant for (recommended when requests may be retried)."))
+
+
+class ExtendSerializer(PhaseActionSerializer):
     minutes = serializers.IntegerField(min_value=1, max_value=60 * 24 * 30)
 
 

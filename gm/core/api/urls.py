@@ -1,6 +1,7 @@
 from django.urls import include, path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
+
+from accounts.api import TokenView
 
 from . import console
 from .views import GameViewSet
@@ -10,7 +11,7 @@ router.register("games", GameViewSet, basename="game")
 
 urlpatterns = [
     path("", include(router.urls)),
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", TokenView.as_view(), name="api-token"),
     # The master's console (gm.core.api.console).
     path("games/<int:pk>/console/", console.ConsoleView.as_view(), name="api-console"),
     path("games/<int:pk>/console/preview/", console.PreviewView.as_view(), name="api-console-preview"),

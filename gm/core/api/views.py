@@ -29,6 +29,14 @@ class GameViewSet(viewsets.GenericViewSet):
     def _game(self) -> Game:
         return self.get_object()
 
+    def _master_game(self) -> Game:
+        """The game, once the viewer is known to be its master: master-only actions call this before reading the
+        body, so anyone else gets 403 whatever he sent (404 for a game he may not see)."""
+        game = self.get_object()
+        if not self._viewer(game).is_master:
+            raise services.ServiceError(_("Only the game's master may do this."), code="forbidden")
+        return game
+
     def _viewer(self, game: Game) -> visibility.Viewer:
         return visibility.viewer_for(self.request.user, game)
 
@@ -175,44 +183,48 @@ class GameViewSet(viewsets.GenericViewSet):
     @extend_schema(request=None, responses=s.GameSerializer)
     @action(detail=True, methods=["post"], url_path="open-signup")
     def open_signup(self, request, pk=None):
-        game = services.game_open_signup(game=self._game(), actor=request.user)
+        game = services.game_open_signup(game=self._master_game(), actor=request.user)
         return Response(s.GameSerializer(game, context=self.get_serializer_context()).data)
 
     @extend_schema(request=None, responses=s.PhaseSerializer)
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
-        return Response(s.PhaseSerializer(services.game_start(game=self._game(), actor=request.user)).data)
+        return Response(s.PhaseSerializer(services.game_start(game=self._master_game(), actor=request.user)).data)
 
     @extend_schema(request=s.ExtendSerializer, responses=s.PhaseSerializer)
     @action(detail=True, methods=["post"])
     def extend(self, request, pk=None):
+        game = self._master_game()
         data = s.ExtendSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        phase = services.phase_extend(game=self._game(), actor=request.user, **data.validated_data)
+        phase = services.phase_extend(game=game, actor=request.user, **data.validated_data)
         return Response(s.PhaseSerializer(phase).data)
 
     @extend_schema(request=s.ReasonSerializer, responses=s.GameSerializer)
     @action(detail=True, methods=["post"])
     def pause(self, request, pk=None):
+        game = self._master_game()
         data = s.ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        game = services.game_pause(game=self._game(), actor=request.user, **data.validated_data)
+        game = services.game_pause(game=game, actor=request.user, **data.validated_data)
         return Response(s.GameSerializer(game, context=self.get_serializer_context()).data)
 
     @extend_schema(request=s.ReasonSerializer, responses=s.GameSerializer)
     @action(detail=True, methods=["post"])
     def resume(self, request, pk=None):
+        game = self._master_game()
         data = s.ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        game = services.game_resume(game=self._game(), actor=request.user, **data.validated_data)
+        game = services.game_resume(game=game, actor=request.user, **data.validated_data)
         return Response(s.GameSerializer(game, context=self.get_serializer_context()).data)
 
-    @extend_schema(request=s.ReasonSerializer, responses=s.PhaseSerializer)
+    @extend_schema(request=s.PhaseActionSerializer, responses=s.PhaseSerializer)
     @action(detail=True, methods=["post"], url_path="resolve-now")
     def resolve_now(self, request, pk=None):
-        data = s.ReasonSerializer(data=request.data)
+        game = self._master_game()
+        data = s.PhaseActionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        phase = services.phase_resolve_now(game=self._game(), actor=request.user, **data.validated_data)
+        phase = services.phase_resolve_now(game=game, actor=request.user, **data.validated_data)
         return Response(s.PhaseSerializer(phase).data)
 
     def get_object(self):

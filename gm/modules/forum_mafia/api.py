@@ -11,6 +11,7 @@ Errors have the API's shape ``{"errors": {field: [...]}, "code": slug}`` (see ``
 """
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -20,6 +21,7 @@ from rest_framework.views import APIView
 
 from gm.core import visibility
 from gm.core.models import Game
+from gm.core.services import ServiceError
 
 from . import services
 
@@ -149,6 +151,8 @@ class SignupRejectView(APIView):
     @extend_schema(operation_id="fm_signups_reject", request=RejectSerializer, responses=OwnSignupSerializer)
     def post(self, request, pk, signup_id):
         game = _game(request, pk)
+        if not services.is_master(game, request.user):  # before the body: anyone else gets 403, not 400
+            raise ServiceError(_("Only the game's master may do this."), code="forbidden")
         data = RejectSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         signup = services.signup_reject(game=game, actor=request.user, signup_id=signup_id,

@@ -14,13 +14,15 @@ from django.db.models.signals import pre_delete
 from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
-from accounts.validators import validate_avatar
+from accounts.validators import SanitisedImageField, validate_avatar
 from gm.core.models import Game, Seat
 
 from .roles import CUSTOM
 
 
 def character_avatar_path(instance, filename):
+    """``fm_avatars/<game>/<user>/<name>``; ``filename`` is the server-chosen name of
+    :func:`accounts.validators.sanitise_image`."""
     return f"fm_avatars/{instance.game_id}/{instance.user_id}/{filename}"
 
 
@@ -50,7 +52,7 @@ class Signup(models.Model):
     custom_role = models.CharField(_("custom role"), max_length=80, blank=True)
     role_key = models.CharField(_("role key"), max_length=100)
     messengers = models.TextField(_("messenger identifiers"), blank=True, max_length=500)
-    avatar = models.ImageField(_("avatar"), upload_to=character_avatar_path, blank=True,
+    avatar = SanitisedImageField(_("avatar"), upload_to=character_avatar_path, blank=True,
                                validators=[validate_avatar])
     pledged_at = models.DateTimeField(_("pledges accepted at"))
     reject_reason = models.TextField(_("reason for rejection"), blank=True, max_length=1000)

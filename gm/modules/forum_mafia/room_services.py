@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 
 from gm.core import page_memo, visibility
 from gm.core.engine import PhaseInfo, SeatInfo
+from gm.core.flood import check_seat_rate
 from gm.core.models import Game, Order, Phase, Post, Seat
 from gm.core.services import Clock, ServiceError, seat_info
 
@@ -467,6 +468,7 @@ def room_post_create(*, game: Game, user, room: str, body: Any, clock: Clock = t
             raise ServiceError(found.closed_reason or _("This room is read-only."), code="state")
         if not found.may_post:
             raise ServiceError(_("You may not write in this room."), code="forbidden")
+        check_seat_rate(game=game, user=user, action="room", now=clock())
         accepting = phase if phase is not None and phase.status == Phase.Status.OPEN else None
         return RoomPost.objects.create(game=game, room=found.slug, author=user, seat=viewer.seat, phase=accepting,
                                        body=body, created_at=clock())

@@ -141,6 +141,8 @@ class OnuwModule(GameModule):
     name, ON-16)."""
 
     slug = "onuw"
+    # The role multiset is public through the log (ON-3); the options naming it, or a fixed deal, are not.
+    public_option_keys = ("lone_wolf", "series")
     name = _("One Night Ultimate Werewolf")
     min_seats = engine.MIN_PLAYERS
     max_seats = engine.MAX_PLAYERS
@@ -385,9 +387,6 @@ class OnuwModule(GameModule):
             lines.append(gettext("Vote for %(name)s.") % {"name": ref(payload["vote"])})
         return lines or [gettext("Nothing.")]
 
-    def public_options(self, options):
-        # The multiset is public through the log (ON-3); a fixed deal is not.
-        return {k: v for k, v in options.items() if k not in ("roles", "deal")}
 
     def player_needs(self, *, game, phase, seat, payload):
         """ON-4: a night asks an order only of a seat whose card chooses something (the others just wake or sleep);

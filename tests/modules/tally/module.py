@@ -13,6 +13,7 @@ from gm.core.engine import Event, GameModule, Outcome, PhaseSpec, Resolution, Ru
 
 class TallyModule(GameModule):
     slug = "tally"
+    public_option_keys = ("rounds",)
     name = _("Tally (test module)")
     min_seats = 2
     max_seats = 20
