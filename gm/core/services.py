@@ -409,12 +409,12 @@ def phase_accepting_for_update(
     when that phase has ended, :func:`stale_refusal` (``stale``) — checked under the lock, before anything else.
     """
     if phase_id is not None:
-        named = Phase.objects.select_for_update().select_related("game").filter(game_id=game.pk, pk=phase_id).first()
+        named = Phase.objects.select_for_update(of=("self",)).select_related("game").filter(game_id=game.pk, pk=phase_id).first()
         if named is None:
             raise ServiceError({"phase": [_("This game has no phase with that id.")]})
         if named.status != Phase.Status.OPEN:
             raise stale_refusal(named)
-    phase = (Phase.objects.select_for_update().select_related("game").filter(game_id=game.pk)
+    phase = (Phase.objects.select_for_update(of=("self",)).select_related("game").filter(game_id=game.pk)
              .exclude(status=Phase.Status.RESOLVED).first())
     if phase is None or (kind is not None and phase.kind != kind) or (number is not None and phase.number != number):
         raise ServiceError(wrong_stage or _("There is no open phase."), code="state")
@@ -535,7 +535,7 @@ def order_submit(*, phase: Phase, user, payload: Any, base_version: int | None =
         raise ServiceError({"payload": [_("An order must be a JSON object.")]})
     seat = _seat_for_order(phase, user)
     with transaction.atomic():
-        phase = Phase.objects.select_for_update().select_related("game").get(pk=phase.pk)
+        phase = Phase.objects.select_for_update(of=("self",)).select_related("game").get(pk=phase.pk)
         now = clock()
         _flood_check(phase.game, user, "order", now)
         # Every seat, read under the phase lock: the validation needs them all, and the caller's is among them.
@@ -565,7 +565,7 @@ def order_withdraw(*, phase: Phase, user, base_version: int | None = None, clock
     ``base_version`` is not the latest), and ``not_found`` without an order."""
     seat = _seat_for_order(phase, user)
     with transaction.atomic():
-        phase = Phase.objects.select_for_update().select_related("game").get(pk=phase.pk)
+        phase = Phase.objects.select_for_update(of=("self",)).select_related("game").get(pk=phase.pk)
         now = clock()
         _flood_check(phase.game, user, "order", now)
         _check_phase_accepts(phase, seat, now)
@@ -629,7 +629,7 @@ def _accepting_phase(game: Game, now: datetime, *, lock: bool) -> Phase | None:
     """The game's unresolved phase if it still accepts input at ``now`` (open, and before its deadline unless the
     game is paused), else ``None``. ``lock``: ``SELECT … FOR UPDATE`` it (the phase row is always locked first)."""
     qs = Phase.objects.filter(game_id=game.pk).exclude(status=Phase.Status.RESOLVED).select_related("game")
-    phase = (qs.select_for_update() if lock else qs).first()
+    phase = (qs.select_for_update(of=("self",)) if lock else qs).first()
     if phase is None or phase.status != Phase.Status.OPEN:
         return None
     if phase.deadline <= now and phase.game.paused_at is None:
@@ -718,7 +718,7 @@ def post_edit(*, post: Post, user, body: str, comment: str | None = None, clock:
     if markup.mentions_private(body):
         raise ServiceError({"body": [_("A private message can't be added or changed by editing (FM-9.2).")]})
     with transaction.atomic():
-        post = Post.objects.select_for_update().select_related("game").get(pk=post.pk)
+        post = Post.objects.select_for_update(of=("self",)).select_related("game").get(pk=post.pk)
         comment = post.comment if comment is None else new_comment
         if (body, comment) == (post.body, post.comment):
             return post

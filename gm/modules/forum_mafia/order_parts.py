@@ -70,7 +70,7 @@ def order_parts_submit(*, phase: Phase, user, parts: Mapping[str, Any], base_ver
     if not user or not user.is_authenticated:
         return core.order_submit(phase=phase, user=user, payload={}, clock=clock)  # the core's "log in" refusal
     with transaction.atomic():
-        phase = Phase.objects.select_for_update().select_related("game").get(pk=phase.pk)
+        phase = Phase.objects.select_for_update(of=("self",)).select_related("game").get(pk=phase.pk)
         seat = Seat.objects.filter(game_id=phase.game_id, user=user).first()
         base = latest_payload(phase, seat)
         payload = merge_parts(base, parts)
