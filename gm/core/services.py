@@ -409,7 +409,8 @@ def phase_accepting_for_update(
     when that phase has ended, :func:`stale_refusal` (``stale``) — checked under the lock, before anything else.
     """
     if phase_id is not None:
-        named = Phase.objects.select_for_update(of=("self",)).select_related("game").filter(game_id=game.pk, pk=phase_id).first()
+        named = (Phase.objects.select_for_update(of=("self",)).select_related("game")
+                 .filter(game_id=game.pk, pk=phase_id).first())
         if named is None:
             raise ServiceError({"phase": [_("This game has no phase with that id.")]})
         if named.status != Phase.Status.OPEN:
