@@ -103,6 +103,8 @@ def _game_page(request, pk: int):
         "game": game,
         "viewer": viewer,
         "phase": phase,
+        # A result the master holds for review (gm.core.review): everyone else is told it is being reviewed.
+        "held": page_memo.held_phase(game) if phase is None else None,
         "seats": spectator.seat_rows(viewer, seats),
         "people": spectator.people(seats),
         "reveal": spectator.full_reveal(viewer, seats),

@@ -1,0 +1,85 @@
+"""What the game page tells a player who cannot act: results held for the master's review, his own death, decks
+due; and the confirmation step before the actions that cannot be taken back."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from gm.core import review, services
+from gm.core.models import Phase
+from tests.helpers import client_for, game_page, page_part
+from tests.integration import fm_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(frozen, master, make_user, card_collection):
+    return fm_table.build(master, make_user)
+
+
+def test_a_held_result_is_announced_to_players_and_spectators_without_its_content(table, master, spectator, frozen):
+    game, users = table
+    review.game_set_review(game=game, actor=master, enabled=True, auto_minutes=90, reason="new rules")
+    fm_table.night_orders(game, users)
+    fm_table.resolve(game, frozen)
+    held = Phase.objects.get(game=game, kind="night", number=1)
+    assert held.is_held
+    frozen.shift(timedelta(hours=2))
+    for who in (users["Alice"], users["Boris"], spectator, None):
+        page = game_page(game, who)
+        notice = page_part(page, "held")
+        assert "The master is reviewing the results of Night 1" in notice, who
+        assert "(2\xa0hours ago)" in notice and "at the latest" in notice, notice
+        assert "Boris has died." not in page  # the held result itself stays hidden
+    assert page_part(game_page(game, master), "held") == ""  # the master has his console for it
+    ru = client_for(users["Alice"], language="ru").get(f"/games/{game.pk}/").content.decode()
+    assert "Мастер проверяет результаты фазы «Ночь 1»" in ru
+    review.phase_publish(game=game, actor=master, reason="fine")
+    assert page_part(game_page(game, users["Alice"]), "held") == ""
+
+
+def test_no_review_notice_while_a_phase_is_open(table):
+    game, users = table
+    assert page_part(game_page(game, users["Alice"]), "held") == ""
+
+
+def test_a_dead_player_is_told_on_his_page_and_in_his_inbox_and_nobody_else_is(table, master, spectator, frozen):
+    from gm.core import interventions
+    from gm.core.models import LogEntry
+    from gm.inbox.models import Notification
+    from gm.inbox.services import notify_phase_results
+
+    game, users = table
+    fm_table.play_night(game, users, frozen)  # Alice shoots Boris: his last card, he dies (FM-6.2)
+    night = Phase.objects.get(game=game, kind="night", number=1)
+    told = LogEntry.objects.get(game=game, kind="fm.you_died")
+    assert (told.visibility, told.seat.display_name, told.phase_id) == ("seat", "Boris", night.pk)
+    page = game_page(game, users["Boris"])
+    notice = page_part(page, "fm-dead")
+    assert "You died in Night 1: your Hand was left without cards (FM-6.2)." in notice
+    assert "You can still read the thread, the public log and your own results" in notice
+    assert page_part(page, "fm-orders") == "" and 'id="fm-order-form"' not in page  # no order form for him
+    assert page_part(game_page(game, users["Alice"]), "fm-orders")  # the living still order
+    for other in (users["Alice"], users["Eva"], spectator, None):
+        assert "You died" not in game_page(game, other) and 'id="fm-dead"' not in game_page(game, other), other
+    assert 'id="fm-dead"' not in game_page(game, master)  # he reads it among what each player was told
+    ru = client_for(users["Boris"], language="ru").get(f"/games/{game.pk}/").content.decode()
+    assert "Вы погибли: Ночь 1" in page_part(ru, "fm-dead")
+
+    notify_phase_results(phase_id=night.pk)
+    mine = Notification.objects.filter(entry=told)
+    assert [n.user for n in mine] == [users["Boris"]]
+    inbox = client_for(users["Boris"]).get("/inbox/").content.decode()
+    assert "You died in Night 1" in inbox
+    assert "You died" not in client_for(users["Alice"]).get("/inbox/").content.decode()
+
+    # The master's kill: the hero is told why, and his abilities show as unavailable.
+    harry = game.seats.get(display_name="Harry")
+    alive_page = page_part(game_page(game, users["Harry"]), "fm-panel")
+    assert "unavailable: the dead use no abilities" not in alive_page and "Abilities" in alive_page
+    interventions.seat_set_alive(game=game, actor=master, seat_id=harry.pk, alive=False, reason="left the forum")
+    page = game_page(game, users["Harry"])
+    assert "You died in Day 1: the master removed your character from the game." in page_part(page, "fm-dead")
+    assert "unavailable: the dead use no abilities" in page_part(page, "fm-panel")
