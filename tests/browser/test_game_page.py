@@ -1,11 +1,17 @@
 """The player's game page in Debian's Chromium, at 375 px and 1280 px, in Russian and English."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
 
+from gm.core import review
+from gm.core.models import Phase
+from gm.core.scenario import resolve_at_deadline
 from tests.integration import fm_table
+from tests.integration.test_game_page_notices import deck_building_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,11 +26,18 @@ def table(master, make_user, card_collection):
     return game, users
 
 
-def open_as(new_context, live_server, user, *, width: int, language: str, path: str) -> Page:
+@pytest.fixture
+def building(master, make_user, card_collection):
+    return deck_building_game(master, make_user)
+
+
+def open_as(new_context, live_server, user, *, width: int, language: str, path: str, height: int = 800) -> Page:
+    """A fresh browser profile logged in as ``user`` (``None``: anonymous) reading ``language``, ``width`` × ``height``
+    px, at ``path``."""
     context, page = new_context(user)
     host = live_server.url.split("//", 1)[1].split(":")[0]
     context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "domain": host, "path": "/"}])
-    page.set_viewport_size({"width": width, "height": 800})
+    page.set_viewport_size({"width": width, "height": height})
     page.goto(path)
     return page
 
@@ -56,4 +69,84 @@ def test_order_form_taps_keep_the_page_where_it_is(new_context, live_server, tab
             target.select_option(index=target.locator("option").count() - 1)
             after = settled_scroll(page)
             assert abs(after - before) <= 50, f"{width} px, {language}: a select moved the page {before} → {after}"
+        page.context.close()
+
+
+def in_view(page: Page, selector: str) -> dict:
+    """Where ``selector``'s element is: its box, the viewport's height, the bottom of the sticky page menu, and
+    whether the element is what a tap at its centre reaches (nothing sticky covers it)."""
+    return page.evaluate("""(sel) => {
+      const el = document.querySelector(sel); const r = el.getBoundingClientRect();
+      const nav = document.querySelector('.dash-nav');
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 10));
+      return {top: r.top, bottom: r.bottom, height: window.innerHeight,
+              nav: nav ? nav.getBoundingClientRect().bottom : 0, reached: !!hit && (el === hit || el.contains(hit))};
+    }""", selector)
+
+
+def test_review_and_death_are_told_on_the_page_and_in_the_inbox(new_context, live_server, table, master, spectator):
+    game, users = table
+    review.game_set_review(game=game, actor=master, enabled=True, reason="new rules")
+    fm_table.night_orders(game, users)  # Alice shoots Boris with his last card
+    resolve_at_deadline(Phase.objects.get(game=game, status=Phase.Status.OPEN))
+    texts = {"en": ("The master is reviewing the results of Night 1", "You died in Night 1",
+                    "unavailable: the dead use no abilities"),
+             "ru": ("Мастер проверяет результаты фазы «Ночь 1»", "Вы погибли: Ночь 1",
+                    "недоступно: мёртвые не пользуются способностями")}
+    for width, language in COMBOS:
+        held, _died, _spent = texts[language]
+        for who in (users["Alice"], spectator):
+            page = open_as(new_context, live_server, who, width=width, language=language, path=f"/games/{game.pk}/")
+            notice = page.locator("#held")
+            expect(notice).to_be_visible()
+            expect(notice.get_by_role("heading")).to_have_text(held)
+            expect(page.get_by_text("Boris has died.")).to_have_count(0)
+            page.context.close()
+    review.phase_publish(game=game, actor=master, reason="checked")
+    from gm.inbox.services import notify_phase_results
+
+    notify_phase_results(phase_id=Phase.objects.get(game=game, kind="night", number=1).pk)
+    for width, language in COMBOS:
+        _held, died, _spent = texts[language]
+        page = open_as(new_context, live_server, users["Boris"], width=width, language=language,
+                       path=f"/games/{game.pk}/")
+        expect(page.locator("#fm-dead")).to_contain_text(died)
+        expect(page.locator("#held")).to_have_count(0)
+        expect(page.locator("#fm-order-form")).to_have_count(0)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.goto("/inbox/")
+        expect(page.locator("main")).to_contain_text(died)
+        page.context.close()
+        alice = open_as(new_context, live_server, users["Alice"], width=width, language=language,
+                        path=f"/games/{game.pk}/")
+        expect(alice.locator("#fm-order-form")).to_be_visible()  # the living still order in Day 1
+        expect(alice.locator("#fm-dead")).to_have_count(0)
+        expect(alice.get_by_text(died)).to_have_count(0)
+        alice.context.close()
+
+
+def test_deck_building_calls_to_action_and_submit_stays_in_reach_on_a_phone(new_context, live_server, building):
+    game, users = building
+    labels = {"en": ("Build your deck", "Open the deck builder", "Submit deck"),
+              "ru": ("Соберите колоду", "Открыть набор колоды", None)}
+    for width, language in COMBOS:
+        heading, link, _submit = labels[language]
+        page = open_as(new_context, live_server, users[0], width=width, language=language,
+                       path=f"/games/{game.pk}/", height=667)
+        call = page.locator("#fm-deck-due")
+        expect(call.get_by_role("heading")).to_have_text(heading)
+        expect(call).to_contain_text(re.compile(r"\d:\d\d"))  # the deadline's time
+        call.get_by_role("link", name=link).click()
+        expect(page).to_have_url(f"{live_server.url}/games/{game.pk}/deck/")
+        # A deck with many problems: the summary's text grows, and the Submit button must still show.
+        for field in page.locator("#deck-form input[type=number]").all()[:12:3]:
+            field.fill("2")
+        page.locator("#deck-form button[value=check]").click()
+        expect(page.locator(".deck-summary .errorlist")).to_be_visible()
+        for scroll in (0, 1500):  # the top of the page, and deep in the collection (the summary sticks)
+            page.evaluate(f"window.scrollTo(0, {scroll})")
+            page.wait_for_timeout(100)
+            where = in_view(page, ".deck-summary button[value=submit]")
+            assert where["reached"] and 0 <= where["top"] and where["bottom"] <= where["height"], \
+                f"{width} px, {language}, scrolled {scroll}: Submit is hidden {where}"
         page.context.close()

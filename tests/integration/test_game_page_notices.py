@@ -83,3 +83,48 @@ def test_a_dead_player_is_told_on_his_page_and_in_his_inbox_and_nobody_else_is(t
     page = game_page(game, users["Harry"])
     assert "You died in Day 1: the master removed your character from the game." in page_part(page, "fm-dead")
     assert "unavailable: the dead use no abilities" in page_part(page, "fm-panel")
+
+
+@pytest.fixture
+def building(master, make_user, card_collection):
+    return deck_building_game(master, make_user)
+
+
+def deck_building_game(master, make_user):
+    """A forum Mafia game of five in deck building (FM-4.5) and its players."""
+    from gm.modules.forum_mafia import services as fm
+
+    game = services.game_create(master=master, module="forum_mafia", title="Decks", rng_seed=7)
+    services.game_open_signup(game=game, actor=master)
+    users = []
+    for name, role in (("ann", "strongman"), ("bob", "paranoid"), ("cid", "geek"), ("dan", "manager"),
+                       ("eve", "authority")):
+        users.append(make_user(name))
+        fm.signup_create(game=game, user=users[-1], public_role=role, character_name=name.title(), pledges=True)
+    services.game_start(game=game, actor=master)
+    game.refresh_from_db()
+    return game, users
+
+
+def test_FM_4_5_deck_building_calls_each_player_to_build_his_deck_with_the_deadline(building, spectator):
+    import random
+
+    from cards import deckrules
+    from cards.services import collection_for_game, deck_rules_for, deck_submit
+
+    game, users = building
+    phase = Phase.objects.get(game=game, status=Phase.Status.OPEN)
+    assert phase.kind == "deckbuilding"
+    call = page_part(game_page(game, users[0]), "fm-deck-due")
+    assert "Build your deck" in call and f'href="/games/{game.pk}/deck/"' in call and "Open the deck builder" in call
+    assert "Decks are due by" in call and "left)" in call and "random valid deck (FM-4.5)" in call
+    for other in (spectator, None):
+        assert page_part(game_page(game, other), "fm-deck-due") == ""
+    seat = game.seats.get(user=users[0])
+    deck = deckrules.random_valid_deck(collection=collection_for_game(game), rules=deck_rules_for(seat),
+                                       rng=random.Random(1))
+    deck_submit(game=game, user=users[0], entries=deck)
+    call = page_part(game_page(game, users[0]), "fm-deck-due")
+    assert "Your deck is saved" in call and "Change my deck" in call
+    ru = client_for(users[1], language="ru").get(f"/games/{game.pk}/").content.decode()
+    assert "Соберите колоду" in page_part(ru, "fm-deck-due")

@@ -459,10 +459,10 @@ def resolution_trace(viewer: visibility.Viewer) -> list[dict]:
 
 def private_results(viewer: visibility.Viewer) -> list[dict]:
     """What the viewer's own seat was told, per phase, newest first: his seat's entries and his groups' (e.g. the
-    Mafia's), each as ``{"text", "group", "kind"}``, and ``order``: the order of his that counted in that phase (FM-5.6: its
-    last version) in words, or ``None`` — for resolved phases only (the open phase's order is on the order form).
-    Empty without a seat; never another seat's entries or orders, even after the game (when the visibility layer
-    would show them)."""
+    Mafia's), each as ``{"text", "group", "kind"}``, and ``order``: the order of his that counted in that phase
+    (FM-5.6: its last version) in words, or ``None`` — for resolved phases only (the open phase's order is on the
+    order form). Empty without a seat; never another seat's entries or orders, even after the game (when the
+    visibility layer would show them)."""
     seat = viewer.seat
     if seat is None:
         return []
