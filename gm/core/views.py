@@ -18,7 +18,17 @@ from django.views.decorators.http import require_POST
 from . import messages as core_messages
 from . import page_memo, services, spectator, visibility
 from .console import console_context
-from .forms import ExtendForm, GameCreateForm, JoinForm, LobbyFilterForm, OrderForm, PostEditForm, PostForm, ReasonForm
+from .forms import (
+    ConfirmForm,
+    ExtendForm,
+    GameCreateForm,
+    JoinForm,
+    LobbyFilterForm,
+    OrderForm,
+    PostEditForm,
+    PostForm,
+    ReasonForm,
+)
 from .models import Game, Phase, Post
 from .services import ServiceError
 
@@ -297,7 +307,7 @@ def game_open_signup(request, pk: int):
 @require_POST
 @login_required
 def game_start(request, pk: int):
-    return _post_action(request, pk, lambda g, d: services.game_start(game=g, actor=request.user),
+    return _post_action(request, pk, lambda g, d: services.game_start(game=g, actor=request.user), ConfirmForm,
                         success=_("The game has started."))
 
 
@@ -315,7 +325,7 @@ def seat_join(request, pk: int):
 @require_POST
 @login_required
 def seat_leave(request, pk: int):
-    return _post_action(request, pk, lambda g, d: services.seat_leave(game=g, user=request.user),
+    return _post_action(request, pk, lambda g, d: services.seat_leave(game=g, user=request.user), ConfirmForm,
                         success=_("Your signup was withdrawn."))
 
 

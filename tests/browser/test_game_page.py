@@ -150,3 +150,71 @@ def test_deck_building_calls_to_action_and_submit_stays_in_reach_on_a_phone(new_
             assert where["reached"] and 0 <= where["top"] and where["bottom"] <= where["height"], \
                 f"{width} px, {language}, scrolled {scroll}: Submit is hidden {where}"
         page.context.close()
+
+
+def test_start_and_withdraw_need_the_confirmation_box(new_context, live_server, signup_game, master, players):
+    game = signup_game
+    for width, language in COMBOS:
+        page = open_as(new_context, live_server, master, width=width, language=language, path=f"/games/{game.pk}/")
+        start = page.locator("form[action$='/start/']")
+        start.get_by_role("button").click()  # unticked: the browser refuses to send the form
+        assert start.locator("#start-confirm").evaluate("box => box.validity.valueMissing")
+        player = open_as(new_context, live_server, players[0], width=width, language=language,
+                         path=f"/games/{game.pk}/")
+        leave = player.locator("form[action$='/leave/']")
+        leave.get_by_role("button").click()
+        assert leave.locator("#leave-confirm").evaluate("box => box.validity.valueMissing")
+        game.refresh_from_db()
+        assert game.status == "signup" and game.seats.filter(user=players[0]).exists()
+        player.context.close()
+        if (width, language) == COMBOS[-1]:
+            start.locator("#start-confirm").check()
+            start.get_by_role("button").click()
+            expect(page.locator("#phase")).to_be_visible()
+            game.refresh_from_db()
+            assert game.status == "running"
+        page.context.close()
+
+
+def test_replace_and_abort_need_the_box_and_the_dialog(new_context, live_server, table, master):
+    game, users = table
+    alice = game.seats.get(display_name="Alice")
+    for width, language in COMBOS:
+        page = open_as(new_context, live_server, master, width=width, language=language, path=f"/games/{game.pk}/")
+        page.locator(f"#console-seat-{alice.pk} > summary").click()
+        replace = page.locator(f"#console-seat-{alice.pk} form[action$='/seat/replace/']")
+        replace.locator("input[name=user]").fill("boris")
+        replace.locator("input[name=reason]").fill("test")
+        replace.get_by_role("button").click()  # unticked: refused by the browser, no request
+        assert replace.locator("input[name=confirm]").evaluate("box => box.validity.valueMissing")
+        replace.locator("input[name=confirm]").check()
+        dialogs: list[str] = []
+
+        def answer(dialog, *, accept: bool = False, seen: list = dialogs) -> None:
+            seen.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+
+        page.once("dialog", answer)
+        replace.get_by_role("button").click()  # ticked: htmx asks once more; dismissed, nothing is sent
+        expect(replace.locator("input[name=confirm]")).to_be_checked()
+        page.wait_for_timeout(200)
+        assert len(dialogs) == 1
+        abort = page.locator("form[action$='/console/abort/']")
+        abort.locator("input[name=reason]").fill("moving servers")
+        abort.get_by_role("button").click()
+        assert abort.locator("input[name=confirm]").evaluate("box => box.validity.valueMissing")
+        abort.locator("input[name=confirm]").check()
+        accept = (width, language) == COMBOS[-1]
+        page.once("dialog", lambda d, accept=accept, answer=answer: answer(d, accept=accept))
+        if accept:
+            with page.expect_response(lambda r: r.request.method == "POST" and "/console/abort/" in r.url):
+                abort.get_by_role("button").click()
+        else:
+            abort.get_by_role("button").click()
+            page.wait_for_timeout(200)
+        assert len(dialogs) == 2
+        game.refresh_from_db()
+        alice.refresh_from_db()
+        assert alice.user == users["Alice"]
+        assert game.status == ("aborted" if accept else "running"), (width, language)
+        page.context.close()

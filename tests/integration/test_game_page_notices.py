@@ -128,3 +128,84 @@ def test_FM_4_5_deck_building_calls_each_player_to_build_his_deck_with_the_deadl
     assert "Your deck is saved" in call and "Change my deck" in call
     ru = client_for(users[1], language="ru").get(f"/games/{game.pk}/").content.decode()
     assert "Соберите колоду" in page_part(ru, "fm-deck-due")
+
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def test_starting_and_withdrawing_ask_for_confirmation_and_refuse_without_it(signup_game, master, players):
+    game = signup_game
+    page = game_page(game, master)
+    assert 'name="confirm" required' in page and "Yes, start now: signups close and the roles are dealt" in page
+    response = client_for(master).post(f"/games/{game.pk}/start/", follow=True)
+    assert "Tick the box to confirm. Nothing was changed." in response.content.decode()
+    game.refresh_from_db()
+    assert game.status == "signup" and not game.phases.exists()
+    client_for(master).post(f"/games/{game.pk}/start/", {"confirm": "on"})
+    game.refresh_from_db()
+    assert game.status == "running"
+
+
+def test_withdrawing_a_signup_asks_for_confirmation(signup_game, players):
+    game = signup_game
+    page = game_page(game, players[0])
+    assert 'name="confirm" required' in page and "Yes, withdraw my signup" in page
+    response = client_for(players[0]).post(f"/games/{game.pk}/leave/", follow=True)
+    assert "Tick the box to confirm. Nothing was changed." in response.content.decode()
+    assert game.seats.filter(user=players[0]).exists()
+    client_for(players[0]).post(f"/games/{game.pk}/leave/", {"confirm": "on"})
+    assert not game.seats.filter(user=players[0]).exists()
+
+
+def test_FM_2_withdrawing_a_forum_mafia_signup_asks_for_confirmation(master, make_user, card_collection):
+    from gm.modules.forum_mafia import services as fm
+    from gm.modules.forum_mafia.models import Signup
+
+    game = services.game_create(master=master, module="forum_mafia", title="Signups", rng_seed=3)
+    services.game_open_signup(game=game, actor=master)
+    ann = make_user("ann")
+    fm.signup_create(game=game, user=ann, public_role="strongman", character_name="Ann", pledges=True)
+    page = client_for(ann).get(f"/games/{game.pk}/signup/").content.decode()
+    assert 'id="fm-withdraw-confirm" name="confirm" required' in page
+    withdraw_url = f"/games/{game.pk}/signup/withdraw/"
+    assert f'action="{withdraw_url}"' in page
+    response = client_for(ann).post(withdraw_url, follow=True)
+    assert "Tick the box to confirm. Nothing was changed." in response.content.decode()
+    assert Signup.objects.get(user=ann).status == "active"
+    client_for(ann).post(withdraw_url, {"confirm": "on"})
+    assert Signup.objects.get(user=ann).status == "withdrawn"
+
+
+def test_replacing_a_player_and_aborting_ask_for_confirmation(table, master, make_user):
+    from gm.core.models import AuditEntry
+
+    game, users = table
+    alice = game.seats.get(display_name="Alice")
+    newcomer = make_user("newcomer")
+    console = page_part(game_page(game, master), "console")
+    assert "Yes, give this seat to the new player" in console and "Give this seat to another player?" in console
+    assert "Yes, abort the game for everyone; it cannot be undone" in console
+    assert 'hx-confirm="Abort the game' in console
+    client = client_for(master)
+    body = client.post(f"/games/{game.pk}/console/seat/replace/",
+                       {"seat": alice.pk, "user": "newcomer", "reason": "gone"}, **HTMX).content.decode()
+    assert "Tick the box to confirm. Nothing was changed." in body
+    alice.refresh_from_db()
+    assert alice.user == users["Alice"]
+    client.post(f"/games/{game.pk}/console/seat/replace/",
+                {"seat": alice.pk, "user": "newcomer", "reason": "gone", "confirm": "on"}, **HTMX)
+    alice.refresh_from_db()
+    assert alice.user == newcomer
+
+    response = client.post(f"/games/{game.pk}/console/abort/", {"reason": "server move"}, follow=True)
+    assert "Tick the box to confirm. Nothing was changed." in response.content.decode()
+    game.refresh_from_db()
+    assert game.status == "running"
+    assert client_for(users["Boris"]).post(f"/games/{game.pk}/console/abort/",
+                                           {"reason": "x", "confirm": "on"}).status_code == 403
+    response = client.post(f"/games/{game.pk}/console/abort/", {"reason": "server move", "confirm": "on"},
+                           follow=True)
+    assert "The game was aborted." in response.content.decode()
+    game.refresh_from_db()
+    assert game.status == "aborted"
+    assert AuditEntry.objects.filter(game=game, action="abort", reason="server move").exists()
