@@ -218,3 +218,46 @@ def test_replace_and_abort_need_the_box_and_the_dialog(new_context, live_server,
         assert alice.user == users["Alice"]
         assert game.status == ("aborted" if accept else "running"), (width, language)
         page.context.close()
+
+
+def assert_in_view(page: Page, selector: str, what: str) -> None:
+    """``selector``'s element is inside the viewport, below the sticky page menu, and nothing covers it."""
+    where = in_view(page, selector)
+    assert where["top"] >= where["nav"] - 1 and where["bottom"] <= where["height"] and where["reached"], \
+        f"{what}: {where}"
+
+
+def test_feedback_appears_where_the_player_acted(new_context, live_server, table):
+    game, users = table
+    saved = {"en": "Your order is saved.", "ru": "Ваш приказ сохранён."}
+    for width, language in COMBOS:
+        page = open_as(new_context, live_server, users["Alice"], width=width, language=language,
+                       path=f"/games/{game.pk}/")
+        label = page.locator(".fm-slot-hand label.fm-choice").nth(1)
+        with page.expect_response(lambda r: r.request.method == "POST" and "/fm/orders/" in r.url):
+            label.click()
+        target = page.locator(".fm-slot-hand .fm-picked select").first
+        target.select_option(index=0)  # no target: refused, the reason next to the card
+        save = page.locator("#fm-order-form button[value=submit]")
+        save.scroll_into_view_if_needed()
+        with page.expect_response(lambda r: r.request.method == "POST" and "/fm/orders/" in r.url):
+            save.click()
+        expect(page.locator("#fm-orders [role=alert]").first).to_be_visible()
+        page.wait_for_timeout(200)
+        assert_in_view(page, "#fm-orders [role=alert]", f"{width} px, {language}: the refusal")
+        assert page.evaluate("document.activeElement.getAttribute('role')") == "alert"
+        target = page.locator(".fm-slot-hand .fm-picked select").first
+        target.select_option(index=target.locator("option").count() - 1)
+        page.locator("#fm-order-form button[value=submit]").click()
+        expect(page.locator("#fm-orders [role=status]")).to_have_text(re.compile(saved[language]))
+        page.wait_for_timeout(200)
+        assert_in_view(page, "#fm-orders [role=status]", f"{width} px, {language}: the confirmation")
+        # A plain POST (no htmx: the page's script not loaded yet, or JavaScript off) comes back to #fm-orders with
+        # the message at the top of the page: it is moved next to the order form, below the menu.
+        page.evaluate("""() => { const f = document.querySelector('.fm-current form');
+                                 HTMLFormElement.prototype.submit.call(f); }""")
+        page.wait_for_url(re.compile("#fm-orders$"))
+        expect(page.locator("#fm-orders .messages")).to_be_visible()
+        page.wait_for_timeout(200)
+        assert_in_view(page, "#fm-orders .messages", f"{width} px, {language}: the message after a redirect")
+        page.context.close()

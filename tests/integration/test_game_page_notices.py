@@ -209,3 +209,14 @@ def test_replacing_a_player_and_aborting_ask_for_confirmation(table, master, mak
     game.refresh_from_db()
     assert game.status == "aborted"
     assert AuditEntry.objects.filter(game=game, action="abort", reason="server move").exists()
+
+
+def test_a_plain_post_comes_back_to_its_form_with_the_message(table):
+    """The no-htmx order form: the redirect names the form's anchor (feedback.js moves the message there and
+    brings it into view below the sticky menu), and every page loads that script."""
+    game, users = table
+    client = client_for(users["Alice"])
+    response = client.post(f"/games/{game.pk}/fm/orders/withdraw/")
+    assert response.status_code == 302 and response["Location"].endswith("#fm-orders")
+    page = client.get(response["Location"]).content.decode()
+    assert '<ul class="messages" role="status">' in page and "js/feedback.js" in page
