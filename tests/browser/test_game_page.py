@@ -1,4 +1,14 @@
-"""The player's game page in Debian's Chromium, at 375 px and 1280 px, in Russian and English."""
+"""The player's game page in Debian's Chromium, at 375 px and 1280 px, in Russian and English: each test sets up one
+game (the seven-player table of ``tests/integration/fm_table.py`` in Night 1, or a game in signup or deck building)
+and loads its pages once per width and language.
+
+- Taps in the order form (htmx swaps) and choosing a target leave the page where it was (``window.scrollY``).
+- Errors and confirmations show next to the form that caused them, below the sticky page menu, in the viewport.
+- A result held for the master's review is announced to players and spectators; a dead player is told why and
+  what he may still see, on his page and in his inbox, and gets no order form.
+- Deck building calls the player to the deck builder with the deadline; Submit stays in reach on a phone.
+- Start, Withdraw signup, Replace player and Abort ask for confirmation.
+"""
 from __future__ import annotations
 
 import re

@@ -45,7 +45,7 @@ def test_no_review_notice_while_a_phase_is_open(table):
     assert page_part(game_page(game, users["Alice"]), "held") == ""
 
 
-def test_a_dead_player_is_told_on_his_page_and_in_his_inbox_and_nobody_else_is(table, master, spectator, frozen):
+def test_FM_6_2_a_dead_player_is_told_on_his_page_and_in_his_inbox_and_nobody_else_is(table, master, spectator, frozen):
     from gm.core import interventions
     from gm.core.models import LogEntry
     from gm.inbox.models import Notification
