@@ -45,7 +45,8 @@ def test_no_review_notice_while_a_phase_is_open(table):
     assert page_part(game_page(game, users["Alice"]), "held") == ""
 
 
-def test_FM_6_2_a_dead_player_is_told_on_his_page_and_in_his_inbox_and_nobody_else_is(table, master, spectator, frozen):
+def test_FM_6_2_a_dead_player_is_told_on_his_page_and_in_his_inbox_and_nobody_else_is(
+        table, master, spectator, frozen, django_capture_on_commit_callbacks):
     from gm.core import interventions
     from gm.core.models import LogEntry
     from gm.inbox.models import Notification
@@ -79,7 +80,11 @@ def test_FM_6_2_a_dead_player_is_told_on_his_page_and_in_his_inbox_and_nobody_el
     harry = game.seats.get(display_name="Harry")
     alive_page = page_part(game_page(game, users["Harry"]), "fm-panel")
     assert "unavailable: the dead use no abilities" not in alive_page and "Abilities" in alive_page
-    interventions.seat_set_alive(game=game, actor=master, seat_id=harry.pk, alive=False, reason="left the forum")
+    with django_capture_on_commit_callbacks(execute=True):
+        interventions.seat_set_alive(game=game, actor=master, seat_id=harry.pk, alive=False, reason="left the forum")
+    told = LogEntry.objects.get(game=game, kind="fm.you_died", seat=harry)
+    assert [n.user for n in Notification.objects.filter(entry=told)] == [users["Harry"]]
+    assert "You died in Day 1" in client_for(users["Harry"]).get("/inbox/").content.decode()
     page = game_page(game, users["Harry"])
     assert "You died in Day 1: the master removed your character from the game." in page_part(page, "fm-dead")
     assert "unavailable: the dead use no abilities" in page_part(page, "fm-panel")
