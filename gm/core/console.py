@@ -13,7 +13,16 @@ from typing import Any
 
 from . import messages, page_memo, visibility
 from .engine import Event, PhaseInfo
-from .forms import ExtendForm, PublishAtForm, ReasonForm, ReviewModeForm, SeatAliveForm, SeatEditForm, SeatReplaceForm
+from .forms import (
+    AbortForm,
+    ExtendForm,
+    PublishAtForm,
+    ReasonForm,
+    ReviewModeForm,
+    SeatAliveForm,
+    SeatEditForm,
+    SeatReplaceForm,
+)
 from .models import Game, GroupMembership, LogEntry, Phase
 from .services import seat_info
 from .spectator import order_lines
@@ -142,6 +151,7 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
                                                "auto_minutes": game.review_auto_minutes}, auto_id="review-%s"),
         "publish_form": ReasonForm(auto_id="publish-%s"),
         "publish_at_form": PublishAtForm(auto_id="publish-at-%s"),
+        "abort_form": AbortForm(auto_id="abort-%s"),
         "seat_rows": seat_rows,
         "held": held,
         "held_rows": event_rows(game, held.result.get("events", []), names) if held is not None else None,

@@ -18,7 +18,15 @@ from django_htmx.http import reswap, retarget
 
 from . import interventions, review, services, visibility
 from .console import console_context, event_rows, seat_edit_form
-from .forms import ExtendForm, PublishAtForm, ReasonForm, ReviewModeForm, SeatAliveForm, SeatReplaceForm
+from .forms import (
+    AbortForm,
+    ExtendForm,
+    PublishAtForm,
+    ReasonForm,
+    ReviewModeForm,
+    SeatAliveForm,
+    SeatReplaceForm,
+)
 from .models import Game, Phase, Seat
 from .services import ServiceError
 
@@ -271,6 +279,15 @@ def publish_at(request, pk: int):
         _("The publication time was saved."))
 
 
+@require_POST
+@login_required
+def abort(request, pk: int):
+    """Abort the game (``services.game_abort``): a reason and the ticked confirmation box (:class:`AbortForm`)."""
+    return _intervene(request, pk, AbortForm, lambda g, d: services.game_abort(game=g, actor=request.user,
+                                                                             reason=d["reason"]),
+                      _("The game was aborted."))
+
+
 urlpatterns = [
     path("", console, name="console"),
     path("preview/", preview, name="console_preview"),
@@ -285,4 +302,5 @@ urlpatterns = [
     path("review/", review_mode, name="console_review"),
     path("publish/", publish, name="console_publish"),
     path("publish-at/", publish_at, name="console_publish_at"),
+    path("abort/", abort, name="console_abort"),
 ]

@@ -133,6 +133,18 @@ class PostEditForm(PostForm):
                            max_length=20000, required=False, strip=False)
 
 
+#: The refusal when a confirmation box was left unticked (the browser asks for it first; this is for a request
+#: made without the page).
+CONFIRM_REQUIRED = _("Tick the box to confirm. Nothing was changed.")
+
+
+class ConfirmForm(forms.Form):
+    """The confirmation step of an action that cannot be taken back (starting a game, withdrawing a signup): a
+    required box, ticked. Its label is the template's (it says what the action does)."""
+
+    confirm = forms.BooleanField(label="", error_messages={"required": CONFIRM_REQUIRED})
+
+
 class ReasonForm(forms.Form):
     """A master's intervention: the reason is required and goes into the audit log."""
 
@@ -237,6 +249,15 @@ class SeatAliveForm(ReasonForm):
 class SeatReplaceForm(ReasonForm):
     seat = forms.IntegerField(widget=forms.HiddenInput)
     user = forms.CharField(label=_("New player's user name"), max_length=150)
+    confirm = forms.BooleanField(label=_("Yes, give this seat to the new player"),
+                                 error_messages={"required": CONFIRM_REQUIRED})
+
+
+class AbortForm(ReasonForm):
+    """The master aborts the game: a reason for the audit log and the confirmation (it cannot be undone)."""
+
+    confirm = forms.BooleanField(label=_("Yes, abort the game for everyone; it cannot be undone"),
+                                 error_messages={"required": CONFIRM_REQUIRED})
 
 
 class ReviewModeForm(ReasonForm):

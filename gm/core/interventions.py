@@ -161,6 +161,9 @@ def seat_set_alive(*, game: Game, actor, seat_id: int, alive: bool, reason: str,
             entries.append(services.game_finish(game=game, outcome=outcome, phase=phase, now=now))
         game.save(update_fields=["state", "status", "finished_at", "outcome"])
         LogEntry.objects.bulk_create(entries)
+        told = [e.pk for e in entries if e.visibility == LogEntry.Visibility.SEAT]
+        if told:  # the dead player's own line reaches his inbox (nobody else's) once this commits
+            transaction.on_commit(lambda: signals.seat_told.send(sender=LogEntry, entry_ids=told))
         if outcome is not None and phase is not None:
             from .tasks import phase_notify_task
 

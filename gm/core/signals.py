@@ -21,3 +21,8 @@ post_created = Signal()
 #: Receivers move what their app keeps per user for this seat's game to the new user, so nothing the seat knew is
 #: lost and the old user keeps nothing secret; they may raise ``ServiceError`` to refuse (everything rolls back).
 seat_replaced = Signal()
+
+#: Sent after a master's intervention that logged lines addressed to single seats commits (a player killed from the
+#: console is told of his death, FM-6.2). Arguments: ``entry_ids`` (ids of ``seat`` log entries). Receivers deliver
+#: each entry to its seat's player alone.
+seat_told = Signal()

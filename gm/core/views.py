@@ -20,6 +20,7 @@ from . import messages as core_messages
 from . import page_memo, services, spectator, visibility
 from .console import console_context
 from .forms import (
+    ConfirmForm,
     ExtendForm,
     GameCreateForm,
     JoinForm,
@@ -114,6 +115,8 @@ def _game_page(request, pk: int):
         "game": game,
         "viewer": viewer,
         "phase": phase,
+        # A result the master holds for review (gm.core.review): everyone else is told it is being reviewed.
+        "held": page_memo.held_phase(game) if phase is None else None,
         "seats": spectator.seat_rows(viewer, seats),
         "people": spectator.people(seats),
         "reveal": spectator.full_reveal(viewer, seats),
@@ -308,7 +311,7 @@ def game_open_signup(request, pk: int):
 @require_POST
 @login_required
 def game_start(request, pk: int):
-    return _post_action(request, pk, lambda g, d: services.game_start(game=g, actor=request.user),
+    return _post_action(request, pk, lambda g, d: services.game_start(game=g, actor=request.user), ConfirmForm,
                         success=_("The game has started."))
 
 
@@ -326,7 +329,7 @@ def seat_join(request, pk: int):
 @require_POST
 @login_required
 def seat_leave(request, pk: int):
-    return _post_action(request, pk, lambda g, d: services.seat_leave(game=g, user=request.user),
+    return _post_action(request, pk, lambda g, d: services.seat_leave(game=g, user=request.user), ConfirmForm,
                         success=_("Your signup was withdrawn."))
 
 

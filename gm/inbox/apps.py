@@ -17,3 +17,4 @@ class InboxConfig(AppConfig):
         signals.phase_results_ready.connect(receivers.phase_results_ready, dispatch_uid="gm.inbox.phase_results")
         signals.post_created.connect(receivers.post_created, dispatch_uid="gm.inbox.post_created")
         signals.seat_replaced.connect(receivers.seat_replaced, dispatch_uid="gm.inbox.seat_replaced")
+        signals.seat_told.connect(receivers.seat_told, dispatch_uid="gm.inbox.seat_told")

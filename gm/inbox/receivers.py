@@ -34,3 +34,11 @@ def seat_replaced(sender, *, seat, old_user, new_user, **kwargs) -> None:
     taken = Notification.objects.filter(user=new_user).exclude(key="").values("key")
     rows.filter(key__in=taken).delete()
     rows.update(user=new_user)
+
+
+def seat_told(sender, *, entry_ids, **kwargs) -> None:
+    """``gm.core.signals.seat_told`` (after a master's intervention committed): each seat entry reaches the inbox of
+    its seat's player alone (see :func:`.services.notify_seat_entries`)."""
+    from .services import notify_seat_entries
+
+    notify_seat_entries(entry_ids=entry_ids)

@@ -181,6 +181,19 @@ def _email_phase_results(phase: Phase, now: datetime) -> int:
         raise
 
 
+def notify_seat_entries(*, entry_ids: Iterable[int], clock: Clock = timezone.now) -> list[Notification]:
+    """One ``result`` notification per log entry of ``entry_ids`` that is addressed to a single seat (visibility
+    ``seat``) with a player: for that player only, keyed ``entry:<id>`` as the phase notifications key them, so a
+    second call (or the phase's own notifications later) adds nothing. Entries of any other visibility are
+    ignored: this never widens who reads a line. Returns the rows created."""
+    now = clock()
+    rows = [Notification(user_id=entry.seat.user_id, game_id=entry.game_id, phase_id=entry.phase_id,
+                         kind=Notification.Kind.RESULT, entry=entry, key=f"entry:{entry.pk}", created_at=now)
+            for entry in LogEntry.objects.filter(pk__in=list(entry_ids), visibility=LogEntry.Visibility.SEAT,
+                                                 seat__user__isnull=False).select_related("seat")]
+    return Notification.objects.bulk_create(rows, ignore_conflicts=True)
+
+
 # -- private messages and rooms ---------------------------------------------------------------------------------
 
 

@@ -150,6 +150,7 @@ def test_fm_game_in_the_browser(new_context, celery_worker, table, screens, monk
     _ctx, gm_page = new_context(table["master"])
     gm_page.goto(game_url(game))
     screens.shoot(gm_page, "master console in signup")
+    gm_page.get_by_label("Yes, start now: signups close and the roles are dealt").check()
     gm_page.get_by_role("button", name="Start the game").click()
     expect(gm_page.get_by_role("heading", name="Deck building", exact=True).first).to_be_visible()
     screens.shoot(gm_page, "master deck building")

@@ -459,7 +459,7 @@ def test_page_signup_withdraw_and_character_edit(game, players):
     assert response.context["signup_form"].errors["public_role"] == [
         "The role “Paranoid” is already claimed: Василий has it."]
     assert snapshot() == before
-    assert client.post(reverse("forum_mafia:withdraw", args=[game.pk])).status_code == 302
+    assert client.post(reverse("forum_mafia:withdraw", args=[game.pk]), {"confirm": "on"}).status_code == 302
     assert Signup.objects.get().status == "withdrawn" and not Seat.objects.exists()
 
 

@@ -153,6 +153,9 @@ def set_alive(state: Mapping[str, Any], phase: PhaseInfo | None, seat: SeatInfo,
     else:
         fm["death_order"].append([phase.ordinal if phase is not None else 0, seat.id])
         events = [Event("fm.death", {"player": seat.name})]
+        if phase is not None:  # the player himself is told, and what being dead means (his seat only)
+            events.append(Event("fm.you_died", {"phase_kind": phase.kind, "number": phase.number, "cause": "master"},
+                                visibility="seat", seat=seat.id))
     living = {s.id: (alive if s.id == seat.id else s.alive) for s in seats}
     winner, outcome = check_victory(seats, living, fm)
     if outcome is not None:

@@ -89,6 +89,9 @@ RESOLUTION_MESSAGES = {
     # public
     "fm.accusation": _("%(player)s accuses %(target)s of playing %(named_card)s last night: %(result)s."),
     "fm.death": _("%(player)s has died."),
+    "fm.you_died": _("You died in %(phase)s: %(cause)s You can still read the thread, the public log and your own "
+                     "results; you give no more orders, votes or abilities, and your secret role stays secret until "
+                     "the game ends."),
     "fm.interrogation": _("Interrogation of %(target)s: %(sleeve_count)s cards in the Sleeve, %(deck_count)s in the "
                           "deck."),
     "fm.hand_counts": _("Cards in Hand: %(counts)s."),
@@ -207,6 +210,12 @@ def _plays(value: Any) -> str:
     return ", ".join(parts) or "—"
 
 
+#: Why a player died, as the player is told (``fm.you_died``): FM-6.2 (no cards left in the Hand), the FM-8
+#: assassin, the master's console.
+DEATH_CAUSES = {"hand": _("your Hand was left without cards (FM-6.2)."),
+                "assassin": _("the assassin killed you (FM-8)."),
+                "master": _("the master removed your character from the game.")}
+
 HERO_GOALS = {"armour": _("your armour saved a member of the Law"),
               "mark": _("a marked mafioso died as a result of a day")}
 
@@ -321,6 +330,10 @@ def render_resolution_event(kind: str, data: Mapping[str, Any]) -> str:
     if "hit" in p:
         p["result"] = (gettext("right, the accused takes %(amount)s damage") if data["hit"] else
                        gettext("wrong, the accuser takes %(amount)s damage")) % {"amount": data.get("amount", "?")}
+    if kind == "fm.you_died":
+        label = ForumMafiaModule.phase_kinds.get(str(data.get("phase_kind", "")))
+        p["phase"] = str(label) % {"number": data.get("number", "")} if label else "—"
+        p["cause"] = str(DEATH_CAUSES.get(data.get("cause"), DEATH_CAUSES["hand"]))
     if kind == "fm.t_recon":
         p["result"] = _recon_result(data)
     if kind == "fm.t_stalemate_count":

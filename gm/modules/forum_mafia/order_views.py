@@ -466,10 +466,10 @@ def resolution_trace(viewer: visibility.Viewer) -> list[dict]:
 
 def private_results(viewer: visibility.Viewer) -> list[dict]:
     """What the viewer's own seat was told, per phase, newest first: his seat's entries and his groups' (e.g. the
-    Mafia's), each as ``{"text", "group"}``, and ``order``: the order of his that counted in that phase (FM-5.6: its
-    last version) in words, or ``None`` — for resolved phases only (the open phase's order is on the order form).
-    Empty without a seat; never another seat's entries or orders, even after the game (when the visibility layer
-    would show them)."""
+    Mafia's), each as ``{"text", "group", "kind"}``, and ``order``: the order of his that counted in that phase
+    (FM-5.6: its last version) in words, or ``None`` — for resolved phases only (the open phase's order is on the
+    order form). Empty without a seat; never another seat's entries or orders, even after the game (when the
+    visibility layer would show them)."""
     seat = viewer.seat
     if seat is None:
         return []
@@ -487,7 +487,8 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
                            "ordinal": entry.phase.ordinal if entry.phase else -1, "order": None})
         if entry.group and entry.group not in group_names:
             group_names[entry.group] = viewer.game.game_module.group_label(entry.group, state=viewer.game.state)
-        phases[-1]["entries"].append({"text": entry.text(), "group": group_names.get(entry.group, "")})
+        phases[-1]["entries"].append({"text": entry.text(), "group": group_names.get(entry.group, ""),
+                                      "kind": entry.kind})
     by_key = {p["key"]: p for p in phases}
     last: dict[int, Order] = {}
     for order in page_memo.seat_orders(viewer):  # the game page's one load of the seat's orders

@@ -1193,6 +1193,8 @@ class _Resolver:
                 deaths[seat.id] = False
                 self.alive[seat.id] = False
                 self.public("fm.death", player=seat.name)
+                self.tell(seat.id, "fm.you_died", phase_kind=self.phase.kind, number=self.phase.number,
+                          cause="assassin")
                 self.trace("L8", "death", player=seat.name)
                 continue
             if not seat.alive or self.c[seat.id].hand:
@@ -1207,6 +1209,7 @@ class _Resolver:
             deaths[seat.id] = False
             self.alive[seat.id] = False
             self.public("fm.death", player=seat.name)
+            self.tell(seat.id, "fm.you_died", phase_kind=self.phase.kind, number=self.phase.number, cause="hand")
             self.trace("L8", "death", player=seat.name)
         self.died_now = list(deaths)
         return deaths

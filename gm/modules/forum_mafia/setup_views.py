@@ -102,6 +102,8 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         from cards.selectors import seat_cards
 
         context["cards"] = [seat_cards(viewer, seat, collection_for_game(game))]  # the hand panel takes a list
+    if building:  # FM-4.5: the call to build (or change) the deck, with its deadline
+        context["deck_due"] = {"deadline": phase.deadline, "saved": bool(data.get("deck_list"))}
     if role == "joker" and building:
         chosen = set(data.get("joker_colours") or ())
         context["joker"] = {"choices": [{"slug": c, "name": _(COLOUR_NAMES[c]), "checked": c in chosen}
@@ -126,6 +128,8 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         context["abilities"] = abilities_panel(game=game, viewer=viewer)
         context["orders"] = order_panel(game=game, viewer=viewer)
     context["results"] = private_results(viewer)
+    if not seat.alive:
+        context["death"] = death_notice(context["results"])
     context["trace"] = trace
     context["rooms"] = rooms
     context["veche"] = veche
@@ -154,6 +158,18 @@ def mafia_teammates(viewer: visibility.Viewer, own_data: dict) -> list[dict]:
     else:
         members = visibility.group_members(viewer, engine.MAFIA_GROUP)
     return [{"name": s.display_name, "alive": s.alive} for s in members if s.pk != own]
+
+
+def death_notice(results: list[dict]) -> str:
+    """What a dead player is told on his game page (his seat only): the newest ``fm.you_died`` line of his private
+    ``results`` (:func:`.order_views.private_results`: when, why, and what he may still see), or a general sentence
+    for a death recorded before that line existed."""
+    for phase in results:
+        for entry in phase["entries"]:
+            if entry.get("kind") == "fm.you_died":
+                return entry["text"]
+    return _("You are dead. You can still read the thread, the public log and your own results; you give no more "
+             "orders, votes or abilities, and your secret role stays secret until the game ends.")
 
 
 def role_abilities(*, game: Game, seat, phase: Phase | None) -> list[dict]:

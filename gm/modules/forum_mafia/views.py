@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from gm.core import services as core
 from gm.core import visibility
+from gm.core.forms import CONFIRM_REQUIRED, ConfirmForm
 from gm.core.models import Game
 from gm.core.services import ServiceError
 
@@ -116,7 +117,11 @@ def signup(request, pk: int):
 @require_POST
 @login_required
 def withdraw(request, pk: int):
+    """FM-2: withdraw one's signup, once the box ``confirm`` is ticked."""
     game = _game(request, pk)
+    if not ConfirmForm(request.POST).is_valid():  # the page's box was left unticked: nothing changes
+        messages.error(request, str(CONFIRM_REQUIRED))
+        return HttpResponseRedirect(_page_url(game))
     try:
         services.signup_withdraw(game=game, user=request.user)
     except ServiceError as exc:
