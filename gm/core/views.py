@@ -132,6 +132,9 @@ def _game_page(request, pk: int):
         "signup_url": reverse(module.signup_view, args=[game.pk]) if module.signup_view else "",
         "winners": core_messages.winners_text((game.outcome or {}).get("winners", []), game.module),
         "draw": bool((game.outcome or {}).get("draw")),
+        # Open Graph preview of a signup link: public facts only (module, title, status, seats left).
+        "seats_free": max(module.max_seats - len(seats), 0),
+        "page_url": _site_url(game.get_absolute_url()),
     }
     return render(request, "gm/game_detail.html", context)
 
