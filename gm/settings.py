@@ -215,6 +215,10 @@ GM_OVERDUE_AFTER = env.float("GM_OVERDUE_AFTER", default=60.0)
 GM_ETA_MAX = min(env.float("GM_ETA_MAX", default=1800.0), CELERY_VISIBILITY_TIMEOUT * 0.5)
 GM_MAX_EXTENSION = env.float("GM_MAX_EXTENSION", default=float(timedelta(days=2).total_seconds()))
 # Deadline reminders (gm.inbox): how often beat looks for players to remind, in seconds.
+# Live pages (htmx polling), in seconds: the game page's phase card and the thread's "new posts" bar, and the
+# header's inbox badge on every page.
+GM_LIVE_POLL_SECONDS = env.int("GM_LIVE_POLL_SECONDS", default=30)
+GM_INBOX_POLL_SECONDS = env.int("GM_INBOX_POLL_SECONDS", default=60)
 GM_REMINDER_INTERVAL = env.float("GM_REMINDER_INTERVAL", default=60.0)
 CELERY_BEAT_SCHEDULE = {
     "gm-sweep-due-phases": {"task": "gm.core.tasks.phases_sweep_task", "schedule": GM_SWEEP_INTERVAL},
