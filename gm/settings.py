@@ -35,6 +35,8 @@ SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 # The Sites row (SITE_ID) is set from SITE_URL at every migrate (accounts.signals.site_from_settings); its name,
 # shown in allauth's e-mails, is SITE_NAME or else the domain.
 SITE_NAME = env.str("SITE_NAME", default="")
+# Where security researchers report a vulnerability (``/.well-known/security.txt``, RFC 9116): mailto: or https: URI.
+GM_SECURITY_CONTACT = env.str("GM_SECURITY_CONTACT", default="mailto:security@localhost")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -44,6 +46,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.sites",
+    "django.contrib.sitemaps",
     "allauth",
     "allauth.account",
     "rest_framework",
@@ -257,6 +260,10 @@ GM_OVERDUE_AFTER = env.float("GM_OVERDUE_AFTER", default=60.0)
 GM_ETA_MAX = min(env.float("GM_ETA_MAX", default=1800.0), CELERY_VISIBILITY_TIMEOUT * 0.5)
 GM_MAX_EXTENSION = env.float("GM_MAX_EXTENSION", default=float(timedelta(days=2).total_seconds()))
 # Deadline reminders (gm.inbox): how often beat looks for players to remind, in seconds.
+# Live pages (htmx polling), in seconds: the game page's phase card and the thread's "new posts" bar, and the
+# header's inbox badge on every page.
+GM_LIVE_POLL_SECONDS = env.int("GM_LIVE_POLL_SECONDS", default=30)
+GM_INBOX_POLL_SECONDS = env.int("GM_INBOX_POLL_SECONDS", default=60)
 GM_REMINDER_INTERVAL = env.float("GM_REMINDER_INTERVAL", default=60.0)
 CELERY_BEAT_SCHEDULE = {
     "gm-sweep-due-phases": {"task": "gm.core.tasks.phases_sweep_task", "schedule": GM_SWEEP_INTERVAL},

@@ -5,12 +5,18 @@ from importlib.util import find_spec
 
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import views as account_views
+from gm.core import site_views
 
 urlpatterns = [
+    path("robots.txt", site_views.robots_txt, name="robots_txt"),
+    path("favicon.ico", site_views.favicon, name="favicon"),
+    path(".well-known/security.txt", site_views.security_txt, name="security_txt"),
+    path("sitemap.xml", sitemap, {"sitemaps": site_views.SITEMAPS}, name="sitemap"),
     path("", include("gm.core.urls")),
     path("", include("cards.urls")),
     path("", include("gm.modules.forum_mafia.setup_urls")),

@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.syndication.views import Feed
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -31,7 +31,7 @@ from .forms import (
     ReasonForm,
     posted_version,
 )
-from .models import Game, Post
+from .models import Game, Phase, Post
 from .services import ServiceError
 
 
@@ -135,6 +135,10 @@ def _game_page(request, pk: int):
         "signup_url": reverse(module.signup_view, args=[game.pk]) if module.signup_view else "",
         "winners": core_messages.winners_text((game.outcome or {}).get("winners", []), game.module),
         "draw": bool((game.outcome or {}).get("draw")),
+        # Open Graph preview of a signup link: public facts only (module, title, status, seats left).
+        "seats_free": max(module.max_seats - len(seats), 0),
+        "page_url": _site_url(game.get_absolute_url()),
+        "phase_version": phase_version(game, phase),
     }
     return render(request, "gm/game_detail.html", context)
 
@@ -169,6 +173,7 @@ def thread_context(request, game: Game, viewer: visibility.Viewer, *, form: Post
         form = PostForm(initial=initial or None, auto_id="post-%s")
     return {
         "page": page_obj,
+        "count": paginator.count,
         "items": visibility.thread_items(viewer, page_obj.object_list),
         "page_numbers": list(paginator.get_elided_page_range(page_obj.number, on_each_side=2, on_ends=1)),
         "form": form,
@@ -177,6 +182,51 @@ def thread_context(request, game: Game, viewer: visibility.Viewer, *, form: Post
         "viewer": viewer,
         "comment_help": game.game_module.comment_help(game=game, viewer=viewer) if can_post else None,
     }
+
+
+def phase_version(game: Game, phase) -> str:
+    """A short token that changes whenever the phase card would: the game's status or pause, the unresolved phase
+    (``None`` between phases), its status and deadline."""
+    import hashlib
+
+    parts = [game.status, game.paused_at.isoformat() if game.paused_at else "",
+             *((str(phase.pk), phase.status, phase.deadline.isoformat() if phase.deadline else "") if phase else ())]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:12]
+
+
+def phase_card(request, pk: int):
+    """The game page's phase card, polled by the page (htmx): ``?v=<token>`` the card the page shows
+    (:func:`phase_version`); 204 when it is still current (nothing to swap), else the new card with a link to reload
+    the page (the results and the new orders are elsewhere on it). Read through the visibility layer: the viewer's
+    kind decides what the card shows (the overdue flag is the master's). A handful of queries whatever the game."""
+    game = _game_for(request, pk)
+    viewer = visibility.viewer_for(request.user, game)
+    phase = game.phases.exclude(status=Phase.Status.RESOLVED).first()
+    if phase is not None:
+        phase.game = game  # its label needs the module: don't query the game again
+    version = phase_version(game, phase)
+    seen = request.GET.get("v", "")
+    if seen == version:
+        return HttpResponse(status=204)
+    return render(request, "gm/_phase_live.html", {"game": game, "viewer": viewer, "phase": phase,
+                                                    "phase_version": version, "phase_changed": bool(seen)})
+
+
+def thread_news(request, pk: int):
+    """How many posts arrived since the viewer's page was drawn, polled by the thread (htmx): ``?seen=<count>`` the
+    number of posts the viewer's thread held. 204 when none arrived, else the "N new posts — show" bar. Counts the
+    thread as ``visibility.posts`` gives it to the viewer."""
+    game = _game_for(request, pk)
+    viewer = visibility.viewer_for(request.user, game)
+    try:
+        seen = max(int(request.GET.get("seen", "")), 0)
+    except ValueError:
+        return HttpResponse(_("The number of posts seen must be a whole number."), status=400,
+                            content_type="text/plain; charset=utf-8")
+    new = visibility.posts(viewer).count() - seen
+    if new <= 0:
+        return HttpResponse(status=204)
+    return render(request, "gm/_thread_news.html", {"game": game, "seen": seen, "new": new})
 
 
 def _thread_partial(request, game: Game, viewer: visibility.Viewer, **kwargs):

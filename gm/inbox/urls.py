@@ -6,6 +6,7 @@ app_name = "inbox"
 
 urlpatterns = [
     path("inbox/", views.inbox, name="list"),
+    path("inbox/badge/", views.badge, name="badge"),
     path("inbox/<int:pk>/read/", views.mark_read, name="read"),
     path("inbox/read-all/", views.mark_all_read, name="read_all"),
     path("inbox/games/<int:pk>/read-all/", views.mark_all_read, name="read_game"),

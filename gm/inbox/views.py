@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -21,6 +21,14 @@ from . import selectors, services
 from .forms import ReminderForm, SettingsForm
 
 PAGE_SIZE = 50
+
+
+def badge(request):
+    """The header's unread count (``inbox/_badge.html``), polled by every page (htmx) so it follows new
+    notifications without a reload. Anonymous visitors have no inbox: 204, nothing to swap."""
+    if not request.user.is_authenticated:
+        return HttpResponse(status=204)
+    return render(request, "inbox/_badge.html", {"unread": services.unread_count(request.user)})
 
 
 def _page(request):

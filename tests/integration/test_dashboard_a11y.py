@@ -112,19 +112,36 @@ def test_focus_is_visible():
     assert not re.search(r":focus(-visible)?\s*\{[^}]*outline:\s*(none|0)", css.replace("main:focus", ""))
 
 
-def test_text_colours_have_enough_contrast():
-    """WCAG 2 AA: body text, muted text, links, warnings, success and error text ≥ 4.5:1 on the page and card
-    backgrounds; button text on the accent colour too."""
+def _palettes(css: str) -> dict[str, dict[str, str]]:
+    """The custom properties of the light ``:root`` and of the ``prefers-color-scheme: dark`` one (which only
+    overrides: a colour it does not set keeps its light value)."""
+    def props(block: str) -> dict[str, str]:
+        return dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{3,6})", block))
+
+    light = props(re.search(r"^:root\s*\{([^}]*)\}", css, re.M).group(1))
+    dark_block = re.search(r"@media\s*\(prefers-color-scheme:\s*dark\)\s*\{\s*:root\s*\{([^}]*)\}", css)
+    assert dark_block, "no dark palette"
+    return {"light": light, "dark": {**light, **props(dark_block.group(1))}}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_text_colours_have_enough_contrast(scheme):
+    """WCAG 2 AA, in the light palette and the dark one (``prefers-color-scheme``): body text, muted text, links,
+    warnings, success, error and info text ≥ 4.5:1 on the page and card backgrounds; button text on the accent
+    colour and a flag's text on the error colour too. No text colour is hard-coded outside the palettes."""
     css = CSS.read_text()
-    root = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{3,6})", re.search(r":root\s*\{([^}]*)\}", css).group(1)))
-    backgrounds = [root["bg"], "#fff"]
-    text = [root[k] for k in ("fg", "muted", "accent", "warn", "ok")]
-    text += re.findall(r"\.(?:log \.vis-seat|errorlist)[^{]*\{[^}]*?color:\s*(#[0-9a-fA-F]{3,6})", css)
-    assert len(text) >= 7
+    root = _palettes(css)[scheme]
+    backgrounds = [root["bg"], root["surface"]]
+    text = [root[k] for k in ("fg", "muted", "accent", "warn", "ok", "error", "info")]
     for fg in text:
         for bg in backgrounds:
-            assert _contrast(fg, bg) >= 4.5, (fg, bg, round(_contrast(fg, bg), 2))
-    assert _contrast("#fff", root["accent"]) >= 4.5  # button text
+            assert _contrast(fg, bg) >= 4.5, (scheme, fg, bg, round(_contrast(fg, bg), 2))
+    assert _contrast(root["on-accent"], root["accent"]) >= 4.5  # button text
+    assert _contrast(root["surface"], root["error"]) >= 4.5  # .flag
+    rules = re.sub(r"^:root\s*\{[^}]*\}|@media\s*\(prefers-color-scheme:[^{]*\{\s*:root\s*\{[^}]*\}\s*\}", "", css,
+                   flags=re.M)
+    assert not re.findall(r"(?<![-\w])(?:color|background(?:-color)?):\s*#", rules)  # a fixed colour ignores the theme
+    assert len(_palettes(css)["dark"]) == len(_palettes(css)["light"])
 
 
 # -- htmx forms degrade to plain posts -------------------------------------------------------------------------------
