@@ -10,6 +10,7 @@ from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from accounts import views as account_views
+from gm.core import observability
 
 urlpatterns = [
     path("", include("gm.core.urls")),
@@ -28,6 +29,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("admin/", admin.site.urls),
+    path("health/", observability.HealthView.as_view(), name="health"),
+    path("metrics", observability.metrics, name="metrics"),
 ]
 if settings.DEBUG:
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

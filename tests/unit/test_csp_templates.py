@@ -11,6 +11,8 @@ from django.template.loaders.app_directories import get_app_template_dirs
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc\s*=)[^>]*>", re.I)
 HANDLER = re.compile(r"""<[a-z][^>]*\son[a-z]+\s*=\s*["'{]""", re.I | re.S)
 HX_ON = re.compile(r"\shx-on(?::|-)", re.I)
+# htmx evaluates trigger filters (change[...]) and js: values with Function(): blocked without 'unsafe-eval'.
+HX_EVAL = re.compile(r"""hx-trigger\s*=\s*["'][^"']*\[|hx-(?:vals|vars)\s*=\s*["']\s*(?:js|javascript):""", re.I)
 JS_URL = re.compile(r"""(?:href|src|action)\s*=\s*["']\s*javascript:""", re.I)
 
 SITE_PACKAGES_MARK = "site-packages"
@@ -32,13 +34,16 @@ def test_the_patterns_catch_what_they_must():
     assert HANDLER.search('<button type="button" onclick="go()">') and HANDLER.search("<body\nonload='x()'>")
     assert not HANDLER.search('<meta name="viewport" content="width=device-width">')
     assert HX_ON.search('<div hx-on:click="x()">') and JS_URL.search('<a href="javascript:void(0)">')
+    assert HX_EVAL.search('<form hx-trigger="change[target.checked], submit">')
+    assert HX_EVAL.search('<a hx-vals="js:{a: 1}">')
+    assert not HX_EVAL.search('<form hx-trigger="fm-pick, submit">')
 
 
 def test_no_template_holds_inline_script_or_handler():
     offenders = []
     for path in _project_templates():
         text = path.read_text(encoding="utf-8")
-        for pattern in (INLINE_SCRIPT, HANDLER, HX_ON, JS_URL):
+        for pattern in (INLINE_SCRIPT, HANDLER, HX_ON, HX_EVAL, JS_URL):
             for match in pattern.finditer(text):
                 offenders.append(f"{path}:{text.count(chr(10), 0, match.start()) + 1}: {match.group(0)[:60]}")
     assert not offenders, "\n".join(offenders)
