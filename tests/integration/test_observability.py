@@ -7,6 +7,7 @@ import json
 import logging
 import logging.config
 import os
+import re
 import subprocess
 import sys
 from unittest import mock
@@ -135,3 +136,27 @@ def test_worker_keeps_the_json_root_logger_and_the_resolution_line(frozen, runni
     line = resolved[0]
     assert (line["game"], line["phase"]) == (running_game.pk, phase.pk)
     assert line["duration_ms"] >= 0 and line["queries"] > 0 and line["name"] == "gm.resolution"
+
+
+def test_compose_and_dockerfile_probe_health():
+    import yaml
+
+    docker = settings.BASE_DIR / "docker"
+    services_ = yaml.safe_load((docker / "compose.yaml").read_text())["services"]
+    assert "docker/healthcheck.py" in " ".join(services_["web"]["healthcheck"]["test"])
+    assert "inspect ping" in " ".join(services_["worker"]["healthcheck"]["test"])
+    dockerfile = (docker / "Dockerfile").read_text()
+    assert re.search(r"^HEALTHCHECK .*docker/healthcheck\.py", dockerfile, re.M)
+    assert "/health/" in (docker / "healthcheck.py").read_text()
+
+
+@no_ping
+def test_the_container_probe_passes_against_a_healthy_site(live_server):
+    port = live_server.url.rsplit(":", 1)[1]
+    env = {**os.environ, "ALLOWED_HOSTS": "localhost", "GM_HEALTH_PORT": port}
+    probe = subprocess.run([sys.executable, str(settings.BASE_DIR / "docker" / "healthcheck.py")], env=env,
+                           capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 0, probe.stderr
+    env["GM_HEALTH_PORT"] = "9"  # nothing listens there: the probe fails
+    assert subprocess.run([sys.executable, str(settings.BASE_DIR / "docker" / "healthcheck.py")], env=env,
+                          capture_output=True, timeout=60).returncode == 1
