@@ -52,6 +52,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "health_check",
+    "csp",
     "django_htmx",
     "django_celery_beat",
     "accounts",
@@ -84,6 +87,7 @@ MIDDLEWARE = [
     "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
@@ -227,6 +231,28 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play-by-post social deduction games: games, phases, orders, the visible log, the thread.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and Redoc come from drf-spectacular-sidecar's static files: no third-party script or CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# Content-Security-Policy (django-csp 4), enforced on every response. Scripts only from this origin: no inline
+# <script>, no on*= handlers (tests/unit/test_csp_templates.py scans every template). Inline *styles* stay
+# allowed: htmx injects its indicator style, Swagger UI and a few templates use style attributes, and a style
+# cannot run code. Swagger UI and Redoc draw icons from data: URIs; Redoc starts its search worker from a blob.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "worker-src": ["'self'", "blob:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
 }
 
 # Celery: kombu's filesystem transport by default (no server); Redis/RabbitMQ through CELERY_BROKER_URL.
@@ -252,6 +278,8 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# The worker keeps the root logger LOGGING configures (JSON lines) instead of replacing it with Celery's own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Deadlines (seconds). The sweep is the guarantee; ETA tasks only make resolution prompt.
 GM_SWEEP_INTERVAL = env.float("GM_SWEEP_INTERVAL", default=5.0)
@@ -269,6 +297,28 @@ CELERY_BEAT_SCHEDULE = {
     "gm-sweep-due-phases": {"task": "gm.core.tasks.phases_sweep_task", "schedule": GM_SWEEP_INTERVAL},
     "gm-inbox-deadline-reminders": {"task": "gm.inbox.tasks.reminders_sweep_task", "schedule": GM_REMINDER_INTERVAL},
 }
+
+# Operations: /health/ fails when a live phase is this many minutes past its deadline; the Celery ping needs a
+# broker that broadcasts (not kombu's filesystem transport). /metrics answers the loopback address or a request
+# with "Authorization: Bearer <GM_METRICS_TOKEN>".
+GM_HEALTH_OVERDUE_MINUTES = env.float("GM_HEALTH_OVERDUE_MINUTES", default=10.0)
+GM_HEALTH_CELERY_PING = env.bool("GM_HEALTH_CELERY_PING", default=not CELERY_BROKER_URL.startswith("filesystem"))
+GM_METRICS_TOKEN = env.str("GM_METRICS_TOKEN", default="")
+
+# Error tracking: only when SENTRY_DSN is set. No personal data is sent (user names and e-mails stay here).
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env.str("SENTRY_ENVIRONMENT", default=PROFILE),
+        integrations=[DjangoIntegration(), CeleryIntegration()],
+        traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+        send_default_pii=False,
+    )
 
 LOGGING = {
     "version": 1,

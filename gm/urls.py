@@ -7,10 +7,10 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from accounts import views as account_views
-from gm.core import site_views
+from gm.core import observability, site_views
 
 urlpatterns = [
     path("robots.txt", site_views.robots_txt, name="robots_txt"),
@@ -29,8 +29,12 @@ urlpatterns = [
     path("api/", include("gm.inbox.api_urls")),
     path("api/", include("gm.core.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    # The split view serves Swagger UI's start-up code as a script file, not inline (script-src 'self').
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("admin/", admin.site.urls),
+    path("health/", observability.HealthView.as_view(), name="health"),
+    path("metrics", observability.metrics, name="metrics"),
 ]
 if settings.GM_SERVE_MEDIA:
     urlpatterns.append(re_path(rf"^{re.escape(settings.MEDIA_URL.lstrip('/'))}(?P<path>.+)$", account_views.media))

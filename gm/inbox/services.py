@@ -33,6 +33,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from gm.core import visibility
+from gm.core.metrics import count_email_failure
 from gm.core.models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Seat
 from gm.core.notifications import send_phase_results
 from gm.core.services import ServiceError
@@ -178,6 +179,7 @@ def _email_phase_results(phase: Phase, now: datetime) -> int:
     except Exception:
         # Give the claims back so that the task's retry (or the next run) sends them; then let Celery log it.
         Notification.objects.filter(pk__in=claimed).update(emailed_at=None)
+        count_email_failure()
         raise
 
 
@@ -468,5 +470,6 @@ def _email_reminder(note: Notification, phase: Phase, seat: Seat, now: datetime)
     except Exception:
         # The reminder is in the inbox already; a lost e-mail is logged, not retried (the deadline is near).
         logger.exception("reminder e-mail failed", extra={"phase": phase.pk, "seat": seat.pk})
+        count_email_failure()
         Notification.objects.filter(pk=note.pk).update(emailed_at=None)
         return 0

@@ -66,8 +66,9 @@ class Route:
 
 
 #: Patterns without game data, left out of the audit: Django's admin (staff only: none of our viewers), the
-#: media files (served in DEBUG only) and allauth's pages keyed by an e-mail or password-reset key.
-SKIPPED_PREFIXES = ("admin/", "^media/")
+#: media files (served in DEBUG only), allauth's pages keyed by an e-mail or password-reset key, and /health/ (counts
+#: only; it answers 500 by design here, where no Celery worker answers its ping).
+SKIPPED_PREFIXES = ("admin/", "^media/", "health/")
 SKIPPED_PARAMS = {"key", "uidb36", "path"}
 
 

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from gm.core import services, tasks
+from gm.core.metrics import email_failures
 from gm.core.models import AuditEntry, Game, GroupMembership, LogEntry, Phase, Seat
 from gm.core.services import ServiceError
 from gm.core.visibility import DEAD_PLAYER, MASTER, PLAYER, SPECTATOR
@@ -246,9 +247,11 @@ def test_failed_email_is_given_back_for_a_retry(frozen, running_game, players, m
         raise ConnectionError("smtp down")
 
     monkeypatch.setattr(inbox, "send_phase_results", broken)
+    failures = email_failures()
     with pytest.raises(ConnectionError):
         inbox.notify_phase_results(phase_id=phase.pk)
     assert notes(players[0], kind="phase_results").get().emailed_at is None
+    assert email_failures() == failures + 1  # /metrics: gm_email_failures_total
     monkeypatch.undo()
     assert inbox.notify_phase_results(phase_id=phase.pk) == 1 and len(mail.outbox) == 1
 
