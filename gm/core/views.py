@@ -54,22 +54,33 @@ def _flash_error(request, exc: ServiceError) -> None:
             messages.error(request, msg)
 
 
+#: Games per page of the lobby.
+LOBBY_PAGE_SIZE = 30
+
+
 def lobby(request):
     """Games with open signups, running games and finished games (and the viewer's drafts), each with its master,
-    players, phase and deadline (shown in the viewer's time zone); ``?module=<slug>`` shows one game's only. An
-    unknown ``module`` is refused with the reason next to the filter (status 400) and every game is listed."""
+    players, phase and deadline (shown in the viewer's time zone), :data:`LOBBY_PAGE_SIZE` a page (``?page=N``)
+    and split into sections on each page; ``?module=<slug>`` shows one game's only, ``?status=<section>`` one
+    section's. An unknown ``module`` or ``status`` is refused with the reason next to the filter (status 400) and
+    every game is listed."""
     form = LobbyFilterForm(request.GET or None)
     valid = form.is_valid() if form.is_bound else True
     module = form.cleaned_data.get("module") if valid and form.is_bound else None
-    games = visibility.lobby_games(request.user, module=module or None)
-    running = (Game.Status.SETUP, Game.Status.RUNNING)
-    sections = [
-        ("signup", _("Open for signup"), [g for g in games if g.status == Game.Status.SIGNUP]),
-        ("running", _("Running games"), [g for g in games if g.status in running]),
-        ("finished", _("Finished games"), [g for g in games if g.is_over]),
-        ("drafts", _("My drafts"), [g for g in games if g.status == Game.Status.DRAFT]),
-    ]
-    context = {"sections": sections, "form": form, "module": module or "", "any_games": bool(games)}
+    section = form.cleaned_data.get("status") if valid and form.is_bound else None
+    queryset = visibility.lobby_queryset(request.user, module=module or None, section=section or None)
+    paginator = Paginator(queryset.select_related("master__profile"), LOBBY_PAGE_SIZE)
+    page = paginator.get_page(request.GET.get("page"))
+    games = visibility.lobby_rows(page.object_list)
+    titles = {"signup": _("Open for signup"), "running": _("Running games"), "finished": _("Finished games"),
+              "drafts": _("My drafts")}
+    sections = [(key, titles[key], [g for g in games if g.status in statuses])
+                for key, statuses in visibility.LOBBY_SECTIONS.items()]
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {"sections": sections, "form": form, "module": module or "", "status": section or "",
+               "any_games": bool(games), "page": page, "filter_query": query.urlencode(),
+               "page_numbers": list(paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1))}
     return render(request, "gm/lobby.html", context, status=200 if valid else 400)
 
 
