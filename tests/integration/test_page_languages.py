@@ -143,7 +143,8 @@ def _pages(game, signup_game, post, *, all_pages: bool) -> list[str]:
                   "/games/new/", "/games/new/?module=forum_mafia", "/games/new/?module=onuw", "/inbox/",
                   "/accounts/profile/", "/accounts/login/",
                   "/accounts/signup/", "/accounts/logout/", "/accounts/email/", "/accounts/password/change/",
-                  "/accounts/password/reset/", "/games/999999/"]
+                  "/accounts/password/reset/", "/games/999999/",
+                  "/accounts/delete/", "/accounts/api-token/", "/api/bots/", "/?status=running"]
     return pages
 
 
