@@ -41,12 +41,12 @@ class GameViewSet(viewsets.GenericViewSet):
     queryset = Game.objects.none()
     serializer_class = s.GameSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-    filter_backends = [filters.DjangoFilterBackend]
     filterset_class = GameFilter
 
-    def filter_queryset(self, queryset):
-        # The filters apply to the games list only; the detail actions look games up by id as before.
-        return super().filter_queryset(queryset) if self.action == "list" else queryset
+    @property
+    def filter_backends(self):
+        # The filters belong to the games list only (the schema too): the other actions look a game up by id.
+        return [filters.DjangoFilterBackend] if getattr(self, "action", None) == "list" else []
 
     def get_queryset(self):
         return visibility.visible_games(self.request.user)
