@@ -46,3 +46,21 @@ class ProfileForm(forms.ModelForm):
         exclude = super()._get_validation_exclusions()
         exclude.add("avatar")
         return exclude
+
+
+class AccountDeleteForm(forms.Form):
+    """Confirm deleting the account of ``user`` (pass ``user=`` when binding): his current password and a ticked
+    box. An unusable or wrong password is reported on ``password``."""
+
+    password = forms.CharField(label=_("Your password"), widget=forms.PasswordInput, strip=False)
+    confirm = forms.BooleanField(label=_("I understand that my account cannot be restored."), required=True)
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("The password is not correct."), code="password")
+        return password

@@ -1,20 +1,24 @@
-"""Account pages: the profile editor and the language switcher (sign-up, log-in etc. are allauth's), and the
-view that serves uploaded media when the site serves them itself."""
+"""Account pages: the profile editor, account deletion, the personal data export, the API token page, the bot
+guide and the language switcher (sign-up, log-in etc. are allauth's), and the view that serves uploaded media when
+the site serves them itself."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import i18n, static
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from rest_framework.authtoken.models import Token
 
-from .forms import ProfileForm
+from . import services
+from .forms import AccountDeleteForm, ProfileForm
 from .models import Profile
 
 
@@ -109,3 +113,55 @@ def media(request: HttpRequest, path: str) -> HttpResponse:
         response["Content-Type"] = "application/octet-stream"
         response["Content-Disposition"] = "attachment"
     return response
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def account_delete(request: HttpRequest) -> HttpResponse:
+    """Delete (anonymise, :func:`accounts.services.account_delete`) the logged-in user's account after he confirms
+    with his password and a ticked box; then log out and go to the home page. A wrong confirmation re-renders
+    the form (200) and changes nothing."""
+    form = AccountDeleteForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        services.account_delete(user=request.user)
+        logout(request)
+        messages.success(request, _("Your account has been deleted."))
+        return redirect("/")
+    return render(request, "accounts/delete.html", {"form": form})
+
+
+@login_required
+@require_GET
+def data_export(request: HttpRequest) -> HttpResponse:
+    """The logged-in user's personal data (:func:`accounts.services.personal_data`) as a JSON download."""
+    response = JsonResponse(services.personal_data(user=request.user), json_dumps_params={
+        "ensure_ascii": False, "indent": 2})
+    response["Content-Disposition"] = 'attachment; filename="my-data.json"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def api_token(request: HttpRequest) -> HttpResponse:
+    """Show the logged-in user's API token (the one ``/api/auth/token/`` hands out), and on POST ``action`` =
+    ``rotate`` (a new key; the old stops working) or ``revoke`` (no key until he asks for one). Any other action
+    changes nothing (400)."""
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action not in ("rotate", "revoke"):
+            return HttpResponse(_("Unknown action."), status=400)
+        with transaction.atomic():
+            Token.objects.filter(user=request.user).delete()
+            if action == "rotate":
+                Token.objects.create(user=request.user)
+        messages.success(request, _("A new API token has been created.") if action == "rotate"
+                         else _("Your API token has been revoked."))
+        return redirect("api_token")
+    token = Token.objects.filter(user=request.user).first()
+    return render(request, "accounts/api_token.html", {"token": token})
+
+
+def bot_guide(request: HttpRequest) -> HttpResponse:
+    """A short guide to writing a bot: getting a token and the order-options/orders endpoints, with an example."""
+    return render(request, "accounts/bot_guide.html", {
+        "site_url": settings.SITE_URL.rstrip("/")})

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "health_check",
     "csp",
+    "django_filters",
     "django_htmx",
     "django_celery_beat",
     "accounts",

@@ -23,6 +23,10 @@ urlpatterns = [
     *(path("", include(f"{m}.urls")) for m in settings.GM_MODULES + settings.GM_EXTRA_MODULES
       if find_spec(f"{m}.urls") is not None),
     path("accounts/profile/", account_views.profile_edit, name="profile"),
+    path("accounts/delete/", account_views.account_delete, name="account_delete"),
+    path("accounts/export/", account_views.data_export, name="account_export"),
+    path("accounts/api-token/", account_views.api_token, name="api_token"),
+    path("api/bots/", account_views.bot_guide, name="bot_guide"),
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("", include("gm.inbox.urls")),

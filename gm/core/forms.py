@@ -156,14 +156,19 @@ class ExtendForm(ReasonForm):
 
 
 class LobbyFilterForm(forms.Form):
-    """The lobby's filter (a GET form): ``module`` — one registered game's slug, or empty for every game."""
+    """The lobby's filter (a GET form): ``module`` — one registered game's slug, or empty for every game;
+    ``status`` — one lobby section (``signup``, ``running``, ``finished``, ``drafts``), or empty for all."""
 
     module = forms.ChoiceField(label=_("Game"), required=False, choices=())
+    status = forms.ChoiceField(label=_("Status"), required=False, choices=[
+        ("", _("Any status")), ("signup", _("Open for signup")), ("running", _("Running games")),
+        ("finished", _("Finished games")), ("drafts", _("My drafts"))])
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["module"].choices = [("", _("All games")), *registry.choices()]
         self.fields["module"].widget.attrs["id"] = "lobby-module"
+        self.fields["status"].widget.attrs["id"] = "lobby-status"
 
 # -- the master's console (gm.core.console_views) -------------------------------------------------------------------
 

@@ -393,4 +393,5 @@ AUDIT_ACTIONS = {
     "publish_at": _("publication time set"),
     "review_mode": _("result review changed"),
     "reminder": _("deadline reminder changed"),
+    "account_deleted": _("player deleted his account: replace his seat"),
 }

@@ -11,6 +11,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from . import visibility
+from .emails import notification_email
 from .models import LogEntry, Phase
 
 
@@ -45,10 +46,10 @@ def phase_result_messages(*, phase: Phase, only: Iterable | None = None) -> list
         language, tz = _preferences(user)
         with translation.override(language), timezone.override(zoneinfo.ZoneInfo(tz)):
             subject = _("%(game)s: %(phase)s is over") % {"game": game.title, "phase": phase.label}
-            lines = [_entry_line(e) for e in entries]
             url = settings.SITE_URL.rstrip("/") + game.get_absolute_url()
-            body = "\n".join(lines) + "\n\n" + url + "\n"
-        messages.append(EmailMessage(subject=subject, body=body, to=[user.email]))
+            messages.append(notification_email(
+                subject=subject, template="phase_results.txt", to=user.email,
+                context={"lines": [_entry_line(e) for e in entries], "game_url": url}))
     return messages
 
 

@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from . import markup, page_memo, services, spectator, visibility
 from . import messages as core_messages
-from . import page_memo, services, spectator, visibility
 from .console import console_context
 from .forms import (
     ConfirmForm,
@@ -55,22 +55,33 @@ def _flash_error(request, exc: ServiceError) -> None:
             messages.error(request, msg)
 
 
+#: Games per page of the lobby.
+LOBBY_PAGE_SIZE = 30
+
+
 def lobby(request):
     """Games with open signups, running games and finished games (and the viewer's drafts), each with its master,
-    players, phase and deadline (shown in the viewer's time zone); ``?module=<slug>`` shows one game's only. An
-    unknown ``module`` is refused with the reason next to the filter (status 400) and every game is listed."""
+    players, phase and deadline (shown in the viewer's time zone), :data:`LOBBY_PAGE_SIZE` a page (``?page=N``)
+    and split into sections on each page; ``?module=<slug>`` shows one game's only, ``?status=<section>`` one
+    section's. An unknown ``module`` or ``status`` is refused with the reason next to the filter (status 400) and
+    every game is listed."""
     form = LobbyFilterForm(request.GET or None)
     valid = form.is_valid() if form.is_bound else True
     module = form.cleaned_data.get("module") if valid and form.is_bound else None
-    games = visibility.lobby_games(request.user, module=module or None)
-    running = (Game.Status.SETUP, Game.Status.RUNNING)
-    sections = [
-        ("signup", _("Open for signup"), [g for g in games if g.status == Game.Status.SIGNUP]),
-        ("running", _("Running games"), [g for g in games if g.status in running]),
-        ("finished", _("Finished games"), [g for g in games if g.is_over]),
-        ("drafts", _("My drafts"), [g for g in games if g.status == Game.Status.DRAFT]),
-    ]
-    context = {"sections": sections, "form": form, "module": module or "", "any_games": bool(games)}
+    section = form.cleaned_data.get("status") if valid and form.is_bound else None
+    queryset = visibility.lobby_queryset(request.user, module=module or None, section=section or None)
+    paginator = Paginator(queryset.select_related("master__profile"), LOBBY_PAGE_SIZE)
+    page = paginator.get_page(request.GET.get("page"))
+    games = visibility.lobby_rows(page.object_list)
+    titles = {"signup": _("Open for signup"), "running": _("Running games"), "finished": _("Finished games"),
+              "drafts": _("My drafts")}
+    sections = [(key, titles[key], [g for g in games if g.status in statuses])
+                for key, statuses in visibility.LOBBY_SECTIONS.items()]
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {"sections": sections, "form": form, "module": module or "", "status": section or "",
+               "any_games": bool(games), "page": page, "filter_query": query.urlencode(),
+               "page_numbers": list(paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1))}
     return render(request, "gm/lobby.html", context, status=200 if valid else 400)
 
 
@@ -153,11 +164,30 @@ def _draft_key(game: Game) -> str:
     return f"gm.thread_draft.{game.pk}"
 
 
+def _preview_key(game: Game) -> str:
+    return f"gm.thread_preview.{game.pk}"
+
+
+def post_preview_data(body: str) -> dict:
+    """The preview of a post's BBCode ``body`` as it would be published, rendered by the thread's own renderer and
+    sanitiser (``markup.render``): ``{"html": public part, "private": None or {"recipient": name as written,
+    "html": private part}, "error": a reason the post would be refused, or ""}``."""
+    try:
+        public, private = markup.split_private(body)
+    except markup.MarkupError as exc:
+        return {"html": "", "private": None,
+                "error": _(exc.message) % exc.params if exc.params else _(exc.message)}
+    return {"html": str(markup.render(public)), "error": "",
+            "private": None if private is None else {"recipient": private.recipient,
+                                                     "html": str(markup.render(private.text))}}
+
+
 def thread_context(request, game: Game, viewer: visibility.Viewer, *, form: PostForm | None = None,
-                   page: int | str | None = None, notice: str = "") -> dict:
+                   page: int | str | None = None, notice: str = "", preview: dict | None = None) -> dict:
     """What ``gm/_thread.html`` shows ``viewer``: one page of posts (``page``, else ``?page=N``, else the last one)
     projected by ``visibility.thread_items``, the page links, and the reply form — ``form`` if given (a refused
-    htmx post), else one filled with the draft a refused no-JS post left in the session, or with ``?quote=<id>``."""
+    htmx post), else one filled with the draft a refused no-JS post left in the session, or with ``?quote=<id>``;
+    ``preview`` (see :func:`post_preview_data`) if given, else the one a no-JS "Preview" left in the session."""
     paginator = Paginator(visibility.posts(viewer), THREAD_PAGE_SIZE)
     number = page if page is not None else request.GET.get("page")
     last = number in (None, "", "last")
@@ -165,6 +195,8 @@ def thread_context(request, game: Game, viewer: visibility.Viewer, *, form: Post
     can_post = request.user.is_authenticated and visibility.may_post(viewer)
     if form is None:
         initial = request.session.pop(_draft_key(game), None) if can_post else None
+        if preview is None and initial is not None:
+            preview = request.session.pop(_preview_key(game), None)
         quoted = request.GET.get("quote", "")
         if initial is None and can_post and quoted.isdigit():
             rows = visibility.posts(viewer).filter(pk=int(quoted))
@@ -181,6 +213,7 @@ def thread_context(request, game: Game, viewer: visibility.Viewer, *, form: Post
         "notice": notice,
         "viewer": viewer,
         "comment_help": game.game_module.comment_help(game=game, viewer=viewer) if can_post else None,
+        "preview": preview,
     }
 
 
@@ -252,6 +285,17 @@ def post_create(request, pk: int):
     game = _game_for(request, pk)
     viewer = visibility.viewer_for(request.user, game)
     form = PostForm(request.POST, auto_id="post-%s")
+    if "preview" in request.POST:
+        # Nothing is written: the text comes back in the reply box with its rendering above it.
+        draft = {"body": request.POST.get("body", "")[:Post.MAX_BODY],
+                 "comment": request.POST.get("comment", "")[:Post.MAX_COMMENT]}
+        preview = post_preview_data(draft["body"])
+        if request.htmx:
+            return _thread_partial(request, game, viewer, form=PostForm(initial=draft, auto_id="post-%s"),
+                                   page="last", preview=preview)
+        request.session[_draft_key(game)] = draft
+        request.session[_preview_key(game)] = preview
+        return HttpResponseRedirect(game.get_absolute_url() + "#post-preview")
     if form.is_valid():
         try:
             post = services.post_create(game=game, user=request.user, **form.cleaned_data)

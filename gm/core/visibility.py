@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from . import page_memo
 from .engine import SeatInfo, ViewerInfo
@@ -353,23 +353,51 @@ def entry_recipients(entry: LogEntry) -> list:
     return [u for u in users if may_see_entry(viewer_for(u, game), entry)]
 
 
-def lobby_games(user, *, module: str | None = None) -> list[Game]:
-    """The games of the lobby for ``user`` (:func:`visible_games`, of ``module`` when given, newest first), each
-    with ``lobby_seats`` (its seats in ring order: public names and whether alive) and ``current_phase`` (the
-    unresolved phase, or ``None``), in a number of queries that does not grow with the number of games."""
-    from django.db.models import Prefetch
+#: The lobby's sections → the game statuses each holds, in the order the lobby lists them.
+LOBBY_SECTIONS = {
+    "signup": (Game.Status.SIGNUP,),
+    "running": (Game.Status.SETUP, Game.Status.RUNNING),
+    "finished": (Game.Status.FINISHED, Game.Status.ABORTED),
+    "drafts": (Game.Status.DRAFT,),
+}
 
+
+def lobby_queryset(user, *, module: str | None = None, section: str | None = None) -> QuerySet[Game]:
+    """The lobby's games for ``user`` (:func:`visible_games`), of ``module`` and in ``section`` (a key of
+    :data:`LOBBY_SECTIONS`) when given, ordered section by section and newest first within one, so a page of it
+    splits into the sections in order."""
+    from django.db.models import Case, IntegerField, Value, When
+
+    qs = visible_games(user)
+    if module:
+        qs = qs.filter(module=module)
+    if section:
+        qs = qs.filter(status__in=LOBBY_SECTIONS[section])
+    rank = Case(*(When(status__in=statuses, then=Value(i)) for i, statuses in enumerate(LOBBY_SECTIONS.values())),
+                output_field=IntegerField())
+    return qs.annotate(lobby_rank=rank).order_by("lobby_rank", "-created_at", "-id")
+
+
+def lobby_rows(games: Iterable[Game]) -> list[Game]:
+    """``games`` (rows of :func:`lobby_queryset`, e.g. one page) each with ``lobby_seats`` (its seats in ring order:
+    public names and whether alive) and ``current_phase`` (the unresolved phase, or ``None``), in a number of
+    queries that does not grow with the number of games."""
+    from django.db.models import prefetch_related_objects
+
+    games = list(games)
     seats = Prefetch("seats", to_attr="lobby_seats",
                      queryset=Seat.objects.only("id", "game_id", "display_name", "alive", "position")
                      .order_by("position"))
-    qs = visible_games(user).select_related("master__profile").prefetch_related(seats)
-    if module:
-        qs = qs.filter(module=module)
-    games = list(qs)
+    prefetch_related_objects(games, seats)
     current = {p.game_id: p for p in Phase.objects.filter(game__in=[g.pk for g in games])
-               .exclude(status=Phase.Status.RESOLVED)}
+               .exclude(status=Phase.Status.RESOLVED)} if games else {}
     for game in games:
         game.current_phase = current.get(game.pk)
         if game.current_phase is not None:
             game.current_phase.game = game  # its label needs the module: don't query the game again
     return games
+
+
+def lobby_games(user, *, module: str | None = None) -> list[Game]:
+    """Every lobby game for ``user`` (:func:`lobby_queryset`) as :func:`lobby_rows`."""
+    return lobby_rows(lobby_queryset(user, module=module).select_related("master__profile"))

@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 
 from gm.core import visibility
 from gm.core.metrics import count_email_failure
+from gm.core.emails import notification_email
 from gm.core.models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Seat
 from gm.core.notifications import send_phase_results
 from gm.core.services import ServiceError
@@ -459,7 +460,8 @@ def reminder_message(*, phase: Phase, seat: Seat) -> EmailMessage:
         body = _("%(name)s, you have not given your order for %(phase)s yet. Deadline: %(deadline)s.") % {
             "name": seat.display_name, "phase": phase.label, "deadline": deadline}
         url = settings.SITE_URL.rstrip("/") + game.get_absolute_url()
-    return EmailMessage(subject=subject, body=f"{body}\n\n{url}\n", to=[user.email])
+        return notification_email(subject=subject, template="reminder.txt", to=user.email,
+                                  context={"text": body, "game_url": url})
 
 
 def _email_reminder(note: Notification, phase: Phase, seat: Seat, now: datetime) -> int:

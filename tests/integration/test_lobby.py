@@ -140,3 +140,50 @@ def test_query_count_does_not_grow_with_the_number_of_games(master, players, mak
     many = _lobby_queries(client)
     assert many == few, f"{few} queries for 2 games, {many} for 11"
     assert many <= 12
+
+
+def test_status_filter_shows_one_section(games, master):
+    client = client_for(master)
+    html = client.get("/?status=running").content.decode()
+    assert "Running tally" in _section(html, "running")
+    assert not _section(html, "signup") and not _section(html, "finished") and not _section(html, "drafts")
+    html = client.get("/?module=tally&status=signup").content.decode()
+    assert "Signup tally" in html and "Signup cards" not in html and "Running tally" not in html
+    response = client.get("/?status=bogus")
+    assert response.status_code == 400 and 'id="lobby-status-error"' in response.content.decode()
+    assert "Running tally" in response.content.decode()  # refused filter: every game listed
+
+
+def test_lobby_is_paginated_keeping_the_filter(master, players, frozen, settings, monkeypatch):
+    from gm.core import views
+
+    monkeypatch.setattr(views, "LOBBY_PAGE_SIZE", 2)
+    for i in range(5):
+        _game(master, "tally", f"Paged {i}")
+    client = client_for(master)
+    first = client.get("/?module=tally").content.decode()
+    assert first.count('class="game-row"') == 2 and "Paged 4" in first and "Paged 0" not in first
+    assert 'href="?module=tally&amp;page=3"' in first
+    last = client.get("/?module=tally&page=3").content.decode()
+    assert last.count('class="game-row"') == 1 and "Paged 0" in last
+
+
+def test_api_games_filter_by_module_and_status(games, master):
+    client = client_for(master)
+    titles = lambda url: {g["title"] for g in client.get(url).json()["results"]}  # noqa: E731
+    assert titles("/api/games/?module=cardtest") == {"Signup cards"}
+    assert titles("/api/games/?module=tally&status=running") == {"Running tally"}
+    assert titles("/api/games/?status=aborted") == {"Over tally"}
+    response = client.get("/api/games/?status=bogus")
+    assert response.status_code == 400 and "status" in response.json()["errors"]
+    assert client.get("/api/games/?module=nope").status_code == 400
+    # the detail routes ignore the list's filters
+    assert client.get(f"/api/games/{games['cards'].pk}/?module=tally").status_code == 200
+
+
+def test_api_schema_documents_the_games_filters(client):
+    schema = client.get("/api/schema/?format=json").json()
+    params = {p["name"] for p in schema["paths"]["/api/games/"]["get"]["parameters"]}
+    assert {"module", "status", "limit", "offset"} <= params
+    status = next(p for p in schema["paths"]["/api/games/"]["get"]["parameters"] if p["name"] == "status")
+    assert set(status["schema"]["enum"]) == {"draft", "signup", "setup", "running", "finished", "aborted"}

@@ -146,7 +146,8 @@ def _pages(game, signup_game, post, *, all_pages: bool) -> list[str]:
                   "/my-games/", "/rules/", "/rules/forum-mafia/",
                   "/accounts/profile/", "/accounts/login/",
                   "/accounts/signup/", "/accounts/logout/", "/accounts/email/", "/accounts/password/change/",
-                  "/accounts/password/reset/", "/games/999999/"]
+                  "/accounts/password/reset/", "/games/999999/",
+                  "/accounts/delete/", "/accounts/api-token/", "/api/bots/", "/?status=running"]
     return pages
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
@@ -16,12 +17,36 @@ from ..models import Game
 from . import serializers as s
 
 
+def _module_choices():
+    from ..registry import choices
+
+    return choices()
+
+
+class GameFilter(filters.FilterSet):
+    """The games list's filters: ``?module=<slug>`` (a registered game) and ``?status=<status>`` (a game status).
+    An unknown value is a 400 naming the parameter."""
+
+    module = filters.ChoiceFilter(choices=_module_choices, help_text="A registered game module's slug.")
+    status = filters.ChoiceFilter(choices=Game.Status.choices, help_text="The game's status.")
+
+    class Meta:
+        model = Game
+        fields = ["module", "status"]
+
+
 class GameViewSet(viewsets.GenericViewSet):
     """Games the viewer may see, with their seats, phases, log, orders, thread and master actions."""
 
     queryset = Game.objects.none()
     serializer_class = s.GameSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    filterset_class = GameFilter
+
+    @property
+    def filter_backends(self):
+        # The filters belong to the games list only (the schema too): the other actions look a game up by id.
+        return [filters.DjangoFilterBackend] if getattr(self, "action", None) == "list" else []
 
     def get_queryset(self):
         return visibility.visible_games(self.request.user)
@@ -47,7 +72,8 @@ class GameViewSet(viewsets.GenericViewSet):
         return self.get_paginated_response(data) if page is not None else Response(data)
 
     def list(self, request):
-        return self._paged(self.get_queryset(), s.GameSerializer)
+        """Games the viewer may see, newest first; ``?module=`` and ``?status=`` narrow the list."""
+        return self._paged(self.filter_queryset(self.get_queryset()), s.GameSerializer)
 
     def retrieve(self, request, pk=None):
         return Response(s.GameSerializer(self._game(), context=self.get_serializer_context()).data)
