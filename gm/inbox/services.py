@@ -33,8 +33,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from gm.core import visibility
-from gm.core.metrics import count_email_failure
 from gm.core.emails import notification_email
+from gm.core.metrics import count_email_failure
 from gm.core.models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Seat
 from gm.core.notifications import send_phase_results
 from gm.core.services import ServiceError
