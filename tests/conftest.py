@@ -78,3 +78,27 @@ def card_collection(db):
 
     if not CardKind.objects.exists():
         importlib.import_module("cards.migrations.0002_load_collection").load(apps, None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a transactional test's flush (which empties the tables, data migrations included: a browser test, a
+    real-worker test), load the card collection (``cards`` migration 0002) again, as migrations left it, for the
+    tests that run after it in this process. pytest-django runs transactional tests last, but pytest-xdist's
+    workers (``.ci/run -n 2``) interleave test files, so any test may follow one. Not after the last test of the
+    process: the database is gone then."""
+    yield
+    uses_db = item.get_closest_marker("django_db") is not None or {"transactional_db", "live_server"} & set(
+        getattr(item, "fixturenames", ()))
+    if nextitem is None or not uses_db:
+        return
+    import importlib
+
+    from django.apps import apps
+    from pytest_django.plugin import blocking_manager_key
+
+    from cards.models import CardKind
+
+    with item.config.stash[blocking_manager_key].unblock():
+        if not CardKind.objects.exists():
+            importlib.import_module("cards.migrations.0002_load_collection").load(apps, None)

@@ -22,16 +22,17 @@ class SafeDjangoTask(DjangoTask):
 
     def delay_on_commit(self, *args, **kwargs) -> None:
         """``delay(*args, **kwargs)`` once the current transaction commits; a broker error is logged."""
-        self.apply_async_on_commit(args, kwargs)
+        transaction.on_commit(lambda: self._send_committed(self.delay, args, kwargs))
 
     def apply_async_on_commit(self, args=None, kwargs=None, **options) -> None:
         """``apply_async(args, kwargs, **options)`` once the current transaction commits; a broker error is
         logged."""
-        transaction.on_commit(lambda: self._send_committed(args, kwargs, options))
+        transaction.on_commit(lambda: self._send_committed(
+            lambda *a, **k: self.apply_async(a, k, **options), args or (), kwargs or {}))
 
-    def _send_committed(self, args, kwargs, options) -> None:
+    def _send_committed(self, send, args, kwargs) -> None:
         try:
-            self.apply_async(args, kwargs, **options)
+            send(*args, **kwargs)
         except Exception:  # noqa: BLE001 - any broker/transport error; the committed action stands
             logger.exception("enqueue after commit failed",
                              extra={"task": self.name, "task_args": repr(args), "task_kwargs": repr(kwargs)})

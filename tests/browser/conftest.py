@@ -42,26 +42,6 @@ def _chromium_missing() -> str | None:
     return None
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_teardown(item, nextitem):
-    """After a browser test's transactional flush (which empties the tables, data migrations included), load the
-    card collection (``cards`` migration 0002) again for the transactional tests pytest-django runs after it (it
-    runs them after the others), as migrations left it. Not after the last test: the database is gone then."""
-    yield
-    if nextitem is None or item.get_closest_marker("django_db") is None:
-        return
-    import importlib
-
-    from django.apps import apps
-    from pytest_django.plugin import blocking_manager_key
-
-    from cards.models import CardKind
-
-    with item.config.stash[blocking_manager_key].unblock():
-        if not CardKind.objects.exists():
-            importlib.import_module("cards.migrations.0002_load_collection").load(apps, None)
-
-
 # -- the browser ----------------------------------------------------------------------------------------
 
 

@@ -11,7 +11,7 @@ from django.utils import translation
 from gm.core import services
 from gm.core.models import Phase, Post
 from gm.core.services import ServiceError
-from tests.helpers import api, client_for
+from tests.helpers import api, client_for, open_phase_id
 from tests.integration.test_thread import SECRET, Table, table  # noqa: F401 - the FM day-1 table fixture
 
 pytestmark = pytest.mark.django_db
@@ -80,16 +80,17 @@ def test_thread_posts_per_seat_with_a_slow_down_message_and_the_master_exempt(ra
 def test_order_changes_per_seat(rates, running_game, players, frozen):
     rates(order=2)
     url = f"/api/games/{running_game.pk}/orders/"
-    assert api(client_for(players[0]), "post", url, {"payload": {"number": 1}})[0] == 201
-    assert api(client_for(players[0]), "post", url, {"payload": {"number": 2}})[0] == 201
-    status, data = api(client_for(players[0]), "post", url, {"payload": {"number": 3}})
+    phase_id = open_phase_id(running_game)
+    assert api(client_for(players[0]), "post", url, {"phase": phase_id, "payload": {"number": 1}})[0] == 201
+    assert api(client_for(players[0]), "post", url, {"phase": phase_id, "payload": {"number": 2}})[0] == 201
+    status, data = api(client_for(players[0]), "post", url, {"phase": phase_id, "payload": {"number": 3}})
     assert status == 429 and data["code"] == "throttled"
     phase = running_game.phases.get(status=Phase.Status.OPEN)
     with pytest.raises(ServiceError) as err:
         services.order_withdraw(phase=phase, user=players[0])
     assert err.value.code == "throttled"
     frozen.shift(60)
-    assert api(client_for(players[0]), "post", url, {"payload": {"number": 3}})[0] == 201
+    assert api(client_for(players[0]), "post", url, {"phase": phase_id, "payload": {"number": 3}})[0] == 201
 
 
 def test_private_messages_have_their_own_lower_limit(rates, table):  # noqa: F811

@@ -71,7 +71,7 @@ def test_full_game_over_http_with_a_real_worker(celery_procs, master, players): 
     for user, name in zip(players, NAMES, strict=True):
         clients[name] = client_for(user)
         clients[name].post(reverse("gm:seat_join", args=[game.pk]), {"display_name": name})
-    boss.post(reverse("gm:game_start", args=[game.pk]))
+    boss.post(reverse("gm:game_start", args=[game.pk]), {"confirm": "on"})
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING, game.status
     seats = {s.display_name: s for s in game.seats.all()}

@@ -12,7 +12,7 @@ from django.urls import reverse
 from gm.core import rules
 from gm.modules.forum_mafia.role_texts import PUBLIC_ROLE_TEXTS
 from gm.modules.forum_mafia.roles import PUBLIC_ROLES
-from tests.helpers import client_for
+from tests.helpers import client_for, open_phase_id
 from tests.integration.test_my_games import fm_started
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +66,7 @@ def test_link_ids_escapes_and_links():
 def test_a_refusal_names_its_rule_as_a_link(master, make_user, card_collection):
     me = make_user("me")
     game = fm_started(master, make_user, me, "night", "night", timedelta(hours=5))
-    response = client_for(me).post(f"/games/{game.pk}/fm/veche/", {"for": "peace"})
+    response = client_for(me).post(f"/games/{game.pk}/fm/veche/", {"for": "peace", "phase": open_phase_id(game)})
     assert response.status_code == 400
     html = response.content.decode()
     assert re.search(r'<ul class="errorlist" role="alert"><li>[^<]*<a class="rule-link" '
