@@ -3,15 +3,16 @@ settings and carries a ``List-Unsubscribe`` header pointing there (RFC 2369), so
 "unsubscribe" button."""
 from __future__ import annotations
 
-from django.conf import settings
 from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from .links import absolute_url
+
 
 def settings_url() -> str:
     """The absolute URL of the notification settings page (on ``SITE_URL``)."""
-    return settings.SITE_URL.rstrip("/") + reverse("inbox:settings")
+    return absolute_url(reverse("inbox:settings"))
 
 
 def notification_email(*, subject: str, template: str, context: dict, to: str) -> EmailMessage:

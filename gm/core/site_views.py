@@ -17,17 +17,13 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from . import visibility
+from .links import absolute_url as site_url
 
 #: Paths crawlers are asked to leave alone: the API, the master's console and the account pages (they are behind a
 #: login anyway, and their login redirects are not content).
 ROBOTS_DISALLOW = ("/api/", "/admin/", "/accounts/", "/inbox/", "/i18n/", "/games/*/console/")
 
 FAVICON = Path(settings.BASE_DIR) / "static" / "img" / "favicon.svg"
-
-
-def site_url(path: str) -> str:
-    """``path`` (site-absolute, e.g. ``/games/3/``) on the configured ``SITE_URL``."""
-    return settings.SITE_URL.rstrip("/") + path
 
 
 @require_safe

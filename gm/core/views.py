@@ -1,7 +1,6 @@
 """Core pages. Views parse input, call one service or read through ``gm.core.visibility``, and render."""
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.syndication.views import Feed
@@ -31,6 +30,7 @@ from .forms import (
     ReasonForm,
     posted_version,
 )
+from .links import absolute_url
 from .models import Game, Phase, Post
 from .services import ServiceError
 
@@ -148,7 +148,7 @@ def _game_page(request, pk: int):
         "draw": bool((game.outcome or {}).get("draw")),
         # Open Graph preview of a signup link: public facts only (module, title, status, seats left).
         "seats_free": max(module.max_seats - len(seats), 0),
-        "page_url": _site_url(game.get_absolute_url()),
+        "page_url": absolute_url(game.get_absolute_url()),
         "phase_version": phase_version(game, phase),
     }
     return render(request, "gm/game_detail.html", context)
@@ -483,11 +483,6 @@ def phase_resolve_now(request, pk: int):
                         ReasonForm, success=_("The phase was resolved."))
 
 
-def _site_url(path: str) -> str:
-    """``path`` (site-absolute, e.g. ``/games/3/``) on the configured ``SITE_URL``."""
-    return settings.SITE_URL.rstrip("/") + path
-
-
 class PublicLogFeed(Feed):
     """Atom feed of a game's public log, read through the visibility layer as an anonymous viewer: public entries
     only while the game runs (seat, group and master-only lines never), everything once it is over (the game's
@@ -506,10 +501,10 @@ class PublicLogFeed(Feed):
     # Links are absolute on settings.SITE_URL: Django's Feed would otherwise prefix the Sites framework's domain
     # (example.com unless someone edits it in the admin).
     def link(self, game):
-        return _site_url(game.get_absolute_url())
+        return absolute_url(game.get_absolute_url())
 
     def feed_url(self, game):
-        return _site_url(reverse("gm:game_feed", args=[game.pk]))
+        return absolute_url(reverse("gm:game_feed", args=[game.pk]))
 
     def items(self, game):
         viewer = visibility.Viewer(game=game, kind=visibility.ANONYMOUS)
@@ -533,7 +528,7 @@ class PublicLogFeed(Feed):
         return self.entry_text(entry)
 
     def item_link(self, entry):
-        return _site_url(reverse("gm:game", args=[entry.game_id]) + f"#log-{entry.pk}")
+        return absolute_url(reverse("gm:game", args=[entry.game_id]) + f"#log-{entry.pk}")
 
     def item_pubdate(self, entry):
         return entry.created_at
