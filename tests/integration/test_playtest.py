@@ -167,3 +167,35 @@ def test_bots_vote_mostly_with_the_public_leader_and_for_execution():
     for _ in range(300):
         bot._vote(options)
     assert min(Counter(v["for"] for v in votes)[t] for t in (10, 11, 12)) > 50
+
+
+def test_bots_keep_a_small_hand_and_dig_for_damage_in_the_endgame():
+    """FM-5.4, FM-5.3: a bot never plays a card moving Hand cards to the Sleeve (not replaced) from a Hand below
+    ``MOVE_MIN_HAND``; with one other character left and no playable damage card it usually discards two at night,
+    non-damage cards first."""
+    import random
+
+    from gm.modules.forum_mafia.playtest.bots import MOVE_MIN_HAND
+
+    stash = {"uid": 1, "kind": "stash", "from": "hand", "free": False, "price": 0, "target": "none",
+             "needs_cards": True, "playable": True, "payers": []}
+    rifle = {"uid": 2, "kind": "sniper_rifle", "from": "hand", "free": False, "price": 1, "target": "one",
+             "needs_cards": False, "playable": False, "payers": []}
+    aid = {"uid": 3, "kind": "first_aid", "from": "hand", "free": False, "price": 0, "target": "one",
+           "needs_cards": False, "playable": True, "payers": []}
+    colours = {"stash": "neutral", "sniper_rifle": "damage", "first_aid": "defence"}
+    small = {"cards": [stash, rifle, aid], "targets": [{"id": 10, "name": "A"}], "dead_targets": [],
+             "hand": [{"uid": u, "kind": k} for u, k in ((1, "stash"), (2, "sniper_rifle"), (3, "first_aid"))],
+             "sleeve": [], "can_discard_two": True, "named_cards": []}
+    assert len(small["hand"]) < MOVE_MIN_HAND
+    discards = 0
+    for seed in range(300):
+        day = choose_order(small, "day", random.Random(seed), colours)
+        assert 1 not in [p["uid"] for p in day.get("plays", [])], day
+        night = choose_order(small, "night", random.Random(seed), colours)
+        if "discard" in night:
+            discards += 1
+            assert sorted(night["discard"]) == [1, 3], night  # the rifle is kept
+        else:
+            assert 1 not in [p["uid"] for p in night.get("plays", [])], night
+    assert discards > 200, discards

@@ -41,6 +41,11 @@ VOTING = {
     "peace": 0.05,  # vote for peace
     "jail": 0.1,  # ask for jail instead of execution
 }
+#: Random valid decks a bot builds when it rebuilds (FM-4.7); it keeps the one with the most damage cards.
+REBUILD_TRIES = 10
+#: A card moving Hand cards to the Sleeve (``stash``) shrinks the Hand for good (FM-5.4 replaces only the played
+#: card); below this Hand size a bot keeps its cards, else the last two can end with one unplayable card each.
+MOVE_MIN_HAND = 4
 RULE_ID = re.compile(r"\b(?:FM|ON)-\d+(?:\.\d+)*\b")
 
 
@@ -210,8 +215,9 @@ class Bot:
 
     def _rebuild_if_exhausted(self, options: dict) -> dict:
         """FM-4.7: a Hand holding a ``mulligan`` means the deck ran out; with an empty deck (``GET
-        /api/games/<id>/cards/``) rebuild it from a new random valid deck, as a player would, and return the
-        order options after it (else the game of the last two players never ends)."""
+        /api/games/<id>/cards/``) rebuild it, as a player would, from the random valid deck (of
+        ``REBUILD_TRIES``) with the most damage cards, and return the order options after it (else the game of the
+        last two players never ends)."""
         if not any(c["kind"] == "mulligan" for c in options.get("hand", [])):
             return options
         ok, seats = self.attempt("cards", "GET", "/api/games/<id>/cards/")
@@ -221,8 +227,10 @@ class Bot:
         status, body = self.call("GET", "/api/games/<id>/deck/")
         if status != 200 or not self._collection():
             return options
-        ok, _result = self.attempt("deck rebuild", "POST", "/api/games/<id>/deck/rebuild/",
-                                   {"deck": random_deck(self.cards, body["rules"], self.rng)})
+        # Late in the game a player rebuilds to fight: the most damage cards of a few random valid decks.
+        decks = [random_deck(self.cards, body["rules"], self.rng) for _ in range(REBUILD_TRIES)]
+        deck = max(decks, key=lambda d: sum(self.colours.get(e["kind"]) == "damage" for e in d))
+        ok, _result = self.attempt("deck rebuild", "POST", "/api/games/<id>/deck/rebuild/", {"deck": deck})
         if ok:
             ok, options = self.attempt("order options", "GET", "/api/games/<id>/order-options/")
         return options if ok else {}
@@ -405,14 +413,23 @@ def choose_order(options: dict, kind: str, rng: random.Random, colours: dict[str
     hand_uids = [h["uid"] for h in options.get("hand", [])]
     # A Hand of cards the bot can't play (a price its Sleeve can't pay, day cards at night) is cycled, as a player
     # would: else the last two may hold damage cards for ever without using them.
-    stuck = not any(c["playable"] and c["from"] == "hand" and not c["free"] for c in options.get("cards", []))
-    chance = CHANCES["discard_stuck"] if stuck else CHANCES["discard_two"]
-    if kind == "night" and options.get("can_discard_two") and len(hand_uids) >= 2 and rng.random() < chance:
-        return {"discard": rng.sample(hand_uids, 2)}
-    playable = [c for c in options.get("cards", []) if c["playable"]]
     colours = colours or {}
+
     def damage(card: dict) -> bool:
         return colours.get(card["kind"]) == "damage" and not card["free"]
+
+    cards = options.get("cards", [])
+    stuck = not any(c["playable"] and c["from"] == "hand" and not c["free"] for c in cards)
+    # With one or two others left, a Hand without a playable damage card is cycled too: a player digs for a weapon.
+    endgame = len(options.get("targets", [])) <= 2 and not any(c["playable"] and damage(c) for c in cards)
+    chance = CHANCES["discard_stuck"] if stuck or endgame else CHANCES["discard_two"]
+    if kind == "night" and options.get("can_discard_two") and len(hand_uids) >= 2 and rng.random() < chance:
+        # Keep damage cards (their price may be payable later); discard the others first.
+        keep = {c["uid"] for c in cards if damage(c) and c["from"] == "hand"}
+        order = sorted(hand_uids, key=lambda u: (u in keep, rng.random()))
+        return {"discard": order[:2]}
+    playable = [c for c in cards if c["playable"]
+                and not (c.get("needs_cards") and len(hand_uids) < MOVE_MIN_HAND)]
 
     # A player holding a playable damage card uses it, and before anything else.
     playable.sort(key=lambda c: rng.random() - (1 if damage(c) else 0))
