@@ -106,3 +106,96 @@ def test_refusal_reasons_name_the_rule_or_the_message():
     assert reason({"errors": {"__all__": ["The deadline of Day 3 has passed (Nov. 24, 12:00)."]}, "code": "late"}) \
         == "The deadline of Day … has passed …."
     assert reason({"code": "invalid"}) == ""
+
+
+def test_bots_play_a_playable_damage_card_first():
+    """FM-5.2: a bot holding a playable damage card always plays it (a legal play, on an offered target), so games
+    reach an end instead of the phase cap."""
+    import random
+
+    options = {
+        "cards": [
+            {"uid": 1, "kind": "pistol", "from": "hand", "free": False, "price": 0, "target": "one",
+             "needs_cards": False, "playable": True, "payers": []},
+            {"uid": 2, "kind": "body_armour", "from": "hand", "free": False, "price": 0, "target": "one",
+             "needs_cards": False, "playable": True, "payers": []},
+        ],
+        "targets": [{"id": 10, "name": "A"}, {"id": 11, "name": "B"}],
+        "dead_targets": [], "hand": [{"uid": 1, "kind": "pistol"}, {"uid": 2, "kind": "body_armour"}],
+        "sleeve": [], "can_discard_two": False, "named_cards": [],
+    }
+    colours = {"pistol": "damage", "body_armour": "defence"}
+    for seed in range(200):
+        plays = choose_order(options, "night", random.Random(seed), colours)["plays"]
+        assert [(p["uid"], p["target"] in (10, 11)) for p in plays] == [(1, True)], plays
+
+
+def test_bots_vote_mostly_with_the_public_leader_and_for_execution():
+    """FM-7.1–7.2: a bot reads the public tally and mostly joins its strongest candidate it may vote for (never
+    itself: the tally's leader is the bot, so it joins the runner-up), rarely votes for peace, mostly asks for
+    execution — every vote among the offered targets or peace."""
+    import random
+    from collections import Counter
+
+    from gm.modules.forum_mafia.playtest.bots import Bot, Tally
+
+    options = {"phase": 7, "targets": [{"id": 10, "name": "A"}, {"id": 11, "name": "B"}, {"id": 12, "name": "C"}]}
+    veche = {"phase": 7, "open": True, "tally": {"candidates": [
+        {"player": "Me", "strength": 3.0, "voters": []}, {"player": "B", "strength": 2.0, "voters": []},
+        {"player": "A", "strength": 1.0, "voters": []}]}}
+    votes: list[dict] = []
+
+    class FakeBot(Bot):
+        def call(self, method, path, json=None):
+            if method == "GET":
+                return 200, veche
+            votes.append(json)
+            return 200, {}
+
+    bot = FakeBot(base_url="http://x", game_id=1, index=0, token="t", rng=random.Random(5), tally=Tally())
+    for _ in range(400):
+        bot._vote(options)
+    assert {v["phase"] for v in votes} == {7}
+    targets = Counter(v["for"] for v in votes)
+    punishments = Counter(v["punishment"] for v in votes)
+    assert set(targets) <= {10, 11, 12, "peace"}
+    assert targets[11] > 0.7 * len(votes), targets  # the runner-up B: bandwagon plus its share of the random votes
+    assert 0 < targets["peace"] < 0.1 * len(votes), targets
+    assert punishments["execution"] > 0.8 * len(votes), punishments
+    veche["open"] = False  # a resolved day's tally is no guide: random targets
+    votes.clear()
+    for _ in range(300):
+        bot._vote(options)
+    assert min(Counter(v["for"] for v in votes)[t] for t in (10, 11, 12)) > 50
+
+
+def test_bots_keep_a_small_hand_and_dig_for_damage_in_the_endgame():
+    """FM-5.4, FM-5.3: a bot never plays a card moving Hand cards to the Sleeve (not replaced) from a Hand below
+    ``MOVE_MIN_HAND``; with one other character left and no playable damage card it usually discards two at night,
+    non-damage cards first."""
+    import random
+
+    from gm.modules.forum_mafia.playtest.bots import MOVE_MIN_HAND
+
+    stash = {"uid": 1, "kind": "stash", "from": "hand", "free": False, "price": 0, "target": "none",
+             "needs_cards": True, "playable": True, "payers": []}
+    rifle = {"uid": 2, "kind": "sniper_rifle", "from": "hand", "free": False, "price": 1, "target": "one",
+             "needs_cards": False, "playable": False, "payers": []}
+    aid = {"uid": 3, "kind": "first_aid", "from": "hand", "free": False, "price": 0, "target": "one",
+           "needs_cards": False, "playable": True, "payers": []}
+    colours = {"stash": "neutral", "sniper_rifle": "damage", "first_aid": "defence"}
+    small = {"cards": [stash, rifle, aid], "targets": [{"id": 10, "name": "A"}], "dead_targets": [],
+             "hand": [{"uid": u, "kind": k} for u, k in ((1, "stash"), (2, "sniper_rifle"), (3, "first_aid"))],
+             "sleeve": [], "can_discard_two": True, "named_cards": []}
+    assert len(small["hand"]) < MOVE_MIN_HAND
+    discards = 0
+    for seed in range(300):
+        day = choose_order(small, "day", random.Random(seed), colours)
+        assert 1 not in [p["uid"] for p in day.get("plays", [])], day
+        night = choose_order(small, "night", random.Random(seed), colours)
+        if "discard" in night:
+            discards += 1
+            assert sorted(night["discard"]) == [1, 3], night  # the rifle is kept
+        else:
+            assert 1 not in [p["uid"] for p in night.get("plays", [])], night
+    assert discards > 200, discards

@@ -33,6 +33,19 @@ CHANCES = {
     "discard_stuck": 0.8,  # FM-5.3 at night when no Hand card can be played (prices it can't pay): cycle the Hand
     "dead_tries": 0.5,  # per phase: one dead bot tries to order
 }
+#: How the bots vote by day (FM-7), as forum players do: most follow the leader of the public tally (FM-7.1), few
+#: vote for peace, most ask for execution. Random scattered votes with random punishments rarely punish anybody,
+#: and a Veche that never executes leaves games running to the phase cap.
+VOTING = {
+    "bandwagon": 0.75,  # vote for the current leader of the public tally (if there is one and it is not oneself)
+    "peace": 0.05,  # vote for peace
+    "jail": 0.1,  # ask for jail instead of execution
+}
+#: Random valid decks a bot builds when it rebuilds (FM-4.7); it keeps the one with the most damage cards.
+REBUILD_TRIES = 10
+#: A card moving Hand cards to the Sleeve (``stash``) shrinks the Hand for good (FM-5.4 replaces only the played
+#: card); below this Hand size a bot keeps its cards, else the last two can end with one unplayable card each.
+MOVE_MIN_HAND = 4
 RULE_ID = re.compile(r"\b(?:FM|ON)-\d+(?:\.\d+)*\b")
 
 
@@ -202,8 +215,9 @@ class Bot:
 
     def _rebuild_if_exhausted(self, options: dict) -> dict:
         """FM-4.7: a Hand holding a ``mulligan`` means the deck ran out; with an empty deck (``GET
-        /api/games/<id>/cards/``) rebuild it from a new random valid deck, as a player would, and return the
-        order options after it (else the game of the last two players never ends)."""
+        /api/games/<id>/cards/``) rebuild it, as a player would, from the random valid deck (of
+        ``REBUILD_TRIES``) with the most damage cards, and return the order options after it (else the game of the
+        last two players never ends)."""
         if not any(c["kind"] == "mulligan" for c in options.get("hand", [])):
             return options
         ok, seats = self.attempt("cards", "GET", "/api/games/<id>/cards/")
@@ -213,8 +227,10 @@ class Bot:
         status, body = self.call("GET", "/api/games/<id>/deck/")
         if status != 200 or not self._collection():
             return options
-        ok, _result = self.attempt("deck rebuild", "POST", "/api/games/<id>/deck/rebuild/",
-                                   {"deck": random_deck(self.cards, body["rules"], self.rng)})
+        # Late in the game a player rebuilds to fight: the most damage cards of a few random valid decks.
+        decks = [random_deck(self.cards, body["rules"], self.rng) for _ in range(REBUILD_TRIES)]
+        deck = max(decks, key=lambda d: sum(self.colours.get(e["kind"]) == "damage" for e in d))
+        ok, _result = self.attempt("deck rebuild", "POST", "/api/games/<id>/deck/rebuild/", {"deck": deck})
         if ok:
             ok, options = self.attempt("order options", "GET", "/api/games/<id>/order-options/")
         return options if ok else {}
@@ -276,11 +292,33 @@ class Bot:
                          {"phase": phase, "payload": {"plays": payload["plays"][:1]}})
 
     def _vote(self, options: dict, what: str = "vote") -> None:
-        choices: list[Any] = [t["id"] for t in options.get("targets", [])] + ["peace"]
-        target = self.rng.choice(choices)
+        """Vote in the open day (FM-7.1–7.2) for a target ``order-options`` offers: usually the leader of the public
+        tally (``GET /api/games/<id>/veche/``) or, when that is oneself or nobody, the next candidate; else any
+        target; rarely peace. Mostly execution."""
+        targets = [t["id"] for t in options.get("targets", [])]
+        target: Any = None
+        roll = self.rng.random()
+        if roll < VOTING["peace"] or not targets:
+            target = "peace"
+        elif roll < VOTING["peace"] + VOTING["bandwagon"]:
+            target = self._tally_leader(options)
+        if target is None:
+            target = self.rng.choice(targets)
         vote = {"phase": options.get("phase"), "for": target,
-                "punishment": "jail" if self.rng.random() < 0.3 else "execution"}
+                "punishment": "jail" if self.rng.random() < VOTING["jail"] else "execution"}
         self.attempt(what, "POST", "/api/games/<id>/veche/vote/", vote)
+
+    def _tally_leader(self, options: dict) -> int | None:
+        """The seat id of the strongest candidate of the public tally this bot may vote for (a target of
+        ``options``), or ``None`` when the tally names none."""
+        ok, veche = self.attempt("veche", "GET", "/api/games/<id>/veche/")
+        if not ok or not veche.get("open") or veche.get("phase") != options.get("phase"):
+            return None
+        ids = {t["name"]: t["id"] for t in options.get("targets", []) if t.get("name")}
+        for candidate in veche["tally"].get("candidates", []):  # strongest first (FM-7.4)
+            if candidate.get("player") in ids:
+                return ids[candidate["player"]]
+        return None
 
     def _illegal(self, options: dict, kind: str) -> None:
         """One deliberately illegal order or vote, chosen among those this bot can make now."""
@@ -370,19 +408,34 @@ def choose_order(options: dict, kind: str, rng: random.Random, colours: dict[str
     """A random order among the plays ``order-options`` marks playable (FM-5.2: at most one non-free card from the
     Hand and one from the Sleeve; free cards besides, FM-4.4), or at night sometimes the FM-5.3 discard of two
     Hand cards. At most one card with a price, and never a Sleeve card its default price would take (FM-5.7).
-    ``colours`` (slug → colour) makes the bot aggressive: damage cards come first more often, so games end."""
+    ``colours`` (slug → colour) makes the bot aggressive: a playable damage card is always played, before the
+    others, so games end."""
     hand_uids = [h["uid"] for h in options.get("hand", [])]
     # A Hand of cards the bot can't play (a price its Sleeve can't pay, day cards at night) is cycled, as a player
     # would: else the last two may hold damage cards for ever without using them.
-    stuck = not any(c["playable"] and c["from"] == "hand" and not c["free"] for c in options.get("cards", []))
-    chance = CHANCES["discard_stuck"] if stuck else CHANCES["discard_two"]
-    if kind == "night" and options.get("can_discard_two") and len(hand_uids) >= 2 and rng.random() < chance:
-        return {"discard": rng.sample(hand_uids, 2)}
-    playable = [c for c in options.get("cards", []) if c["playable"]]
     colours = colours or {}
-    playable.sort(key=lambda c: rng.random() - (0.6 if colours.get(c["kind"]) == "damage" else 0))
+
+    def damage(card: dict) -> bool:
+        return colours.get(card["kind"]) == "damage" and not card["free"]
+
+    cards = options.get("cards", [])
+    stuck = not any(c["playable"] and c["from"] == "hand" and not c["free"] for c in cards)
+    # With one or two others left, a Hand without a playable damage card is cycled too: a player digs for a weapon.
+    endgame = len(options.get("targets", [])) <= 2 and not any(c["playable"] and damage(c) for c in cards)
+    chance = CHANCES["discard_stuck"] if stuck or endgame else CHANCES["discard_two"]
+    if kind == "night" and options.get("can_discard_two") and len(hand_uids) >= 2 and rng.random() < chance:
+        # Keep damage cards (their price may be payable later); discard the others first.
+        keep = {c["uid"] for c in cards if damage(c) and c["from"] == "hand"}
+        order = sorted(hand_uids, key=lambda u: (u in keep, rng.random()))
+        return {"discard": order[:2]}
+    playable = [c for c in cards if c["playable"]
+                and not (c.get("needs_cards") and len(hand_uids) < MOVE_MIN_HAND)]
+
+    # A player holding a playable damage card uses it, and before anything else.
+    playable.sort(key=lambda c: rng.random() - (1 if damage(c) else 0))
     chosen: list[dict] = []
-    slots = {"hand": rng.random() < 0.85, "sleeve": rng.random() < 0.5}
+    slots = {slot: any(damage(c) and c["from"] == slot for c in playable) or rng.random() < odds
+             for slot, odds in (("hand", 0.85), ("sleeve", 0.5))}
     payers: set[int] = set()
     for card in playable:
         if card["free"]:
