@@ -538,13 +538,14 @@ def order_submit(*, phase: Phase, user, payload: Any, base_version: int | None =
     with transaction.atomic():
         phase = Phase.objects.select_for_update(of=("self",)).select_related("game").get(pk=phase.pk)
         now = clock()
-        _flood_check(phase.game, user, "order", now)
         # Every seat, read under the phase lock: the validation needs them all, and the caller's is among them.
         rows = list(Seat.objects.filter(game_id=phase.game_id).order_by("position"))
         seat = next((s for s in rows if s.pk == seat.pk), None)
         if seat is None:
             raise ServiceError(_("You have no seat in this game."), code="forbidden")
         _check_phase_accepts(phase, seat, now)
+        # Counted once the phase accepts it: a form left open over a resolution hears "ended", not "slow down".
+        _flood_check(phase.game, user, "order", now)
         _check_base_version(phase, seat, base_version)
         module = phase.game.game_module
         info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
@@ -568,8 +569,8 @@ def order_withdraw(*, phase: Phase, user, base_version: int | None = None, clock
     with transaction.atomic():
         phase = Phase.objects.select_for_update(of=("self",)).select_related("game").get(pk=phase.pk)
         now = clock()
-        _flood_check(phase.game, user, "order", now)
         _check_phase_accepts(phase, seat, now)
+        _flood_check(phase.game, user, "order", now)
         _check_base_version(phase, seat, base_version)
         current = Order.objects.filter(phase=phase, seat=seat).order_by("-version").first()
         if current is None or current.payload is None:
