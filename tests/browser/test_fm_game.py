@@ -180,7 +180,11 @@ def test_fm_game_in_the_browser(new_context, celery_worker, table, screens, monk
     expect(summary.get_by_role("alert")).to_contain_text(
         f"Non-free cards: {short} of {rules.non_free_required}.")
     screens.shoot(me, "deck builder incomplete deck", check_overflow=True)
+    # A full-page POST: the refusal reads like the page it replaces, so wait for the new document itself before
+    # typing into it (a count typed into the old one is lost with it).
+    me.evaluate("window.beforeSubmit = true")
     summary.get_by_role("button", name="Submit deck").click()
+    me.wait_for_function("!window.beforeSubmit")
     expect(me.get_by_role("region", name="Your deck").get_by_role("alert")).to_contain_text(
         f"Non-free cards: {short} of {rules.non_free_required}.")
     seat.refresh_from_db()
