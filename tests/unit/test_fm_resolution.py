@@ -997,7 +997,19 @@ def test_FM_10_H1_what_can_harm():
     assert sources(*quiet, S("C", "doctor", hand="tail")) == [("", "veche")]  # three alive: the Veche can execute
     assert sources(*quiet, S("C", "doctor", hand="tail", alive=False)) == []
     assert sources(S("A", "judge", sleeve="accusation"), quiet[1]) == [("A", "accusation")]
-    assert sources(S("A", "judge", hand="tail", deck="tail poison"), quiet[1]) == [("A", "poison")]
+    assert sources(S("A", "judge", hand="tail", sleeve="bluff", deck="tail poison"), quiet[1]) == [("A", "poison")]
+    # FM-5.7: a price nobody can ever pay harms nobody — an empty Sleeve, or one holding only role cards …
+    assert sources(S("A", "judge", hand="tail sniper_rifle", deck="contract"), quiet[1]) == []
+    assert sources(S("A", "judge", hand="sniper_rifle", sleeve="role:bluff"), quiet[1]) == []
+    assert sources(S("A", "judge", sleeve="sniper_rifle"), quiet[1]) == []  # it can't pay for itself
+    assert sources(S("A", "judge", hand="contract", sleeve="bluff tail"), quiet[1]) == []  # 3 to pay, 2 in the Sleeve
+    # … unless the Sleeve can still fill (stash, reserve, a returning unlimited_plan, wherever he holds them)
+    assert sources(S("A", "judge", hand="sniper_rifle", sleeve="role:dummy"), quiet[1]) == [("A", "sniper_rifle")]
+    for filler in ("stash", "reserve", "unlimited_plan"):
+        assert sources(S("A", "judge", hand="sniper_rifle", deck=filler), quiet[1]) == [("A", "sniper_rifle")]
+    # … or the cultist pays from the Hand (FM-8: up to two)
+    assert sources(S("A", "judge", hand="tail sniper_rifle", public="cultist"), quiet[1]) == [("A", "sniper_rifle")]
+    assert sources(S("A", "judge", hand="tail contract", public="cultist"), quiet[1]) == []
     assert sources(S("A", "doctor", hand="tail pickpocket"), quiet[1]) == [("A", "pickpocket")]  # can take the last
     assert sources(S("H", "hero", hand="pistol breach"), quiet[1]) == []  # FM-3.3: the hero never deals damage
     assert sources(S("H", "hero", hand="pistol pickpocket"), quiet[1]) == [("H", "pickpocket")]

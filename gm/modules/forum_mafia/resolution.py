@@ -1491,8 +1491,10 @@ def harm_sources(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mappi
     damage and he may swap any Hand card into the Sleeve first), ``assassin`` (FM-8, unused), ``veche`` (three or
     more alive: the Veche can execute, FM-7.4), ``poison``/``stimulant`` (harm already under way).
 
-    A living character can harm if a harmful card (:func:`harmful_card`) is in his Hand, Sleeve or deck, or he has
-    one of those abilities. The discard pile does not count (a rebuild, FM-4.7, takes a new deck from the
+    A living character can harm if a harmful card (:func:`harmful_card`) whose price he can pay is in his Hand,
+    Sleeve or deck, or he has one of those abilities. A price can be paid when his Sleeve holds enough cards able to
+    pay it (FM-5.7: not role cards; the cultist adds two from the Hand), or when he holds a card that fills the
+    Sleeve (:func:`sleeve_filler`). The discard pile does not count (a rebuild, FM-4.7, takes a new deck from the
     collection, not the pile), nor does a rebuild he could make: the phases FM-10.H1 waits are his time to make
     it, and a rebuilt deck with a harmful card stops the count.
 
@@ -1518,11 +1520,29 @@ def harm_sources(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mappi
             found.append((seat.id, "assassin"))
             continue
         c = (containers or {}).get(seat.id) or Containers.from_dict(seat.data.get("cards"))
-        for inst in (*c.hand, *c.sleeve, *c.deck):
-            if harmful_card(collection.kinds.get(inst.kind), hero=role == "hero"):
+        held = (*c.hand, *c.sleeve, *c.deck)
+        # FM-5.7: a card whose price can never be paid can never be played. The Sleeve only grows through cards
+        # that fill it (stash, reserve, a returning unlimited_plan); the cultist pays up to two from the Hand.
+        fills = any(sleeve_filler(collection.kinds.get(i.kind)) for i in held)
+        extra = 2 if _public_role(seat) == "cultist" else 0
+        for inst in held:
+            card = collection.kinds.get(inst.kind)
+            if not harmful_card(card, hero=role == "hero"):
+                continue
+            payers = sum(1 for i in c.sleeve if i.uid != inst.uid and _can_pay(i, collection))
+            if card.price <= payers + extra or fills:
                 found.append((seat.id, inst.kind))
                 break
     return found[:1] if first else found
+
+
+def sleeve_filler(card: CardKind | None) -> bool:
+    """FM-10.H1: whether playing a card kind puts cards into its player's Sleeve, where they can pay a price
+    (FM-5.7): a move to the Sleeve (``stash`` from the Hand, ``reserve`` from the deck) or a card that returns
+    there itself (``unlimited_plan``)."""
+    if card is None:
+        return False
+    return card.effect.get("to") == "sleeve" or bool(card.effect.get("returns_to_sleeve"))
 
 
 def stalemate_count(state: Mapping[str, Any]) -> int:

@@ -422,19 +422,27 @@ def choose_order(options: dict, kind: str, rng: random.Random, colours: dict[str
     stuck = not any(c["playable"] and c["from"] == "hand" and not c["free"] for c in cards)
     # With one or two others left, a Hand without a playable damage card is cycled too: a player digs for a weapon.
     endgame = len(options.get("targets", [])) <= 2 and not any(c["playable"] and damage(c) for c in cards)
+    # A damage card waiting for a price its Sleeve can't pay (FM-5.7) is paid for by stashing other Hand cards.
+    blocked = any(damage(c) and c["price"] and not c["playable"] for c in cards)
+    movers = {c["uid"] for c in cards if c["playable"] and c.get("needs_cards")}
+    spare = [u for u in hand_uids if u not in movers and not any(damage(c) for c in cards if c["uid"] == u)]
+    stash = blocked and bool(movers) and bool(spare)
     chance = CHANCES["discard_stuck"] if stuck or endgame else CHANCES["discard_two"]
+    if stash:
+        chance = 0
     if kind == "night" and options.get("can_discard_two") and len(hand_uids) >= 2 and rng.random() < chance:
         # Keep damage cards (their price may be payable later); discard the others first.
         keep = {c["uid"] for c in cards if damage(c) and c["from"] == "hand"}
         order = sorted(hand_uids, key=lambda u: (u in keep, rng.random()))
         return {"discard": order[:2]}
     playable = [c for c in cards if c["playable"]
-                and not (c.get("needs_cards") and len(hand_uids) < MOVE_MIN_HAND)]
+                and not (c.get("needs_cards") and len(hand_uids) < MOVE_MIN_HAND and not stash)]
 
-    # A player holding a playable damage card uses it, and before anything else.
-    playable.sort(key=lambda c: rng.random() - (1 if damage(c) else 0))
+    # A player holding a playable damage card uses it, and before anything else (or the stash paying for one).
+    playable.sort(key=lambda c: rng.random() - (1 if damage(c) or (stash and c.get("needs_cards")) else 0))
     chosen: list[dict] = []
-    slots = {slot: any(damage(c) and c["from"] == slot for c in playable) or rng.random() < odds
+    slots = {slot: any((damage(c) or (stash and c.get("needs_cards"))) and c["from"] == slot for c in playable)
+             or rng.random() < odds
              for slot, odds in (("hand", 0.85), ("sleeve", 0.5))}
     payers: set[int] = set()
     for card in playable:
@@ -447,8 +455,9 @@ def choose_order(options: dict, kind: str, rng: random.Random, colours: dict[str
             continue
         if card["uid"] in payers or (card["price"] and set(card.get("payers", [])) & {c["uid"] for c in chosen}):
             continue
+        keep = {c["uid"] for c in cards if damage(c)} if stash else set()
         play = _play(card, options, rng, used={u for c in chosen for u in c.get("cards", [])} | {c["uid"] for c in
-                                                                                                 chosen})
+                                                                                                 chosen} | keep)
         if play is None:
             continue
         if not card["free"]:
