@@ -9,7 +9,7 @@ from django.db import connections
 from django.test import Client
 from playwright.sync_api import sync_playwright
 
-from tests.integration.test_onuw_shell import NAMES, post_order, resolve, seat, start
+from gm.modules.onuw.tests.test_shell import NAMES, post_order, resolve, seat, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,9 +10,9 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
+from gm.modules.onuw.tests import test_shell as onuw
 from tests.browser.conftest import NARROW, WIDE
 from tests.integration import fm_table
-from tests.integration import test_onuw_shell as onuw
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

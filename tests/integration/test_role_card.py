@@ -12,10 +12,10 @@ from gm.modules.forum_mafia import engine as fm_engine
 from gm.modules.forum_mafia.role_texts import SECRET_ROLE_WINS
 from gm.modules.forum_mafia.roles import SECRET_ROLES
 from gm.modules.forum_mafia.setup_views import win_condition
-from gm.modules.onuw.module import win_text
+from gm.modules.onuw.tests import test_shell as onuw
+from gm.modules.onuw.texts import win_text
 from tests.helpers import client_for, game_page, page_part
 from tests.integration import fm_table
-from tests.integration import test_onuw_shell as onuw
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ from django.test import override_settings
 
 from gm.core import services
 from gm.core.models import Game
+from gm.modules.onuw.tests.test_shell import DEAL as ONUW_DEAL
+from gm.modules.onuw.tests.test_shell import start as start_onuw
 from tests.helpers import client_for
-from tests.integration.test_onuw_shell import DEAL as ONUW_DEAL
-from tests.integration.test_onuw_shell import start as start_onuw
 
 pytestmark = pytest.mark.django_db
 

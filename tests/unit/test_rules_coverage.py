@@ -22,8 +22,9 @@ def _section() -> str:
 
 
 def _aliases(section: str) -> dict[str, Path]:
-    """``U`` = `tests/unit/test_fm_resolution.py` → {"U": path} from the section's legend."""
-    return {alias: ROOT / path for alias, path in re.findall(r"`(\w)` = `(tests/[\w/]+\.py)`", section)}
+    """``U`` = `tests/unit/test_fm_resolution.py` → {"U": path} from the section's legend (a path under ``tests/``
+    or inside a module, ``gm/…``)."""
+    return {alias: ROOT / path for alias, path in re.findall(r"`(\w)` = `((?:tests|gm)/[\w/]+\.py)`", section)}
 
 
 def _test_names(path: Path) -> list[str]:
@@ -66,6 +67,7 @@ def test_every_rule_id_of_sections_5_6_10_and_every_card_has_a_row():
 
 ONUW_SECTION = "## One Night Ultimate Werewolf"
 ONUW_REFERENCE = ROOT / "docs" / "rules" / "onuw.md"
+ONUW_SCENARIOS = ROOT / "gm" / "modules" / "onuw" / "tests" / "scenarios"
 
 
 def _onuw_section() -> str:
@@ -82,7 +84,7 @@ def test_onuw_named_tests_and_scenarios_exist():
     assert {"E", "H", "W"} <= set(aliases), aliases
     missing = [f"{a}::{p}" for a, p in re.findall(r"`(\w)::(test_[\w*]+)`", section)
                if not fnmatch.filter(_test_names(aliases[a]), p)]
-    files = [p.name for p in (ROOT / "tests" / "scenarios" / "onuw").glob("*.yaml")]
+    files = [p.name for p in ONUW_SCENARIOS.glob("*.yaml")]
     missing += [f"S/{p}" for p in re.findall(r"`S/([^`]+)`", section) if not fnmatch.filter(files, p)]
     assert not missing, f"the ONUW section names tests or scenarios that don't exist: {missing}"
 
@@ -91,9 +93,9 @@ def test_every_onuw_rule_id_has_a_row_a_test_and_a_scenario():
     ids = sorted(set(re.findall(r"\b(ON-\d+(?:\.\d+)?)\b", ONUW_REFERENCE.read_text(encoding="utf-8"))))
     rows = {m.strip() for m in re.findall(r"^\| ([^|]+) \|", _onuw_section(), re.M)}
     assert not [i for i in ids if i not in rows], "no row in docs/rules-coverage.md"
-    tests = " ".join(name for path in ("tests/unit/test_onuw_engine.py", "tests/integration/test_onuw_shell.py")
+    tests = " ".join(name for path in ("gm/modules/onuw/tests/test_engine.py", "gm/modules/onuw/tests/test_shell.py")
                      for name in _test_names(ROOT / path))
-    scenarios = " ".join(p.name for p in (ROOT / "tests" / "scenarios" / "onuw").glob("*.yaml"))
+    scenarios = " ".join(p.name for p in ONUW_SCENARIOS.glob("*.yaml"))
     top = sorted({i.split(".")[0] for i in ids})
     assert not [i for i in top if i.replace("-", "_") + "_" not in tests], "a rule ID no ONUW test names"
     assert not [i for i in ids if i + "_" not in scenarios and i not in ("ON-4",)], "a rule ID with no scenario"

@@ -14,7 +14,7 @@ from django.utils import translation
 
 from gm.core import services, visibility
 from gm.core.models import Game, LogEntry, Order, Phase, Seat
-from gm.modules.onuw import views as onuw_views
+from gm.modules.onuw import selectors as onuw_selectors
 from tests.helpers import api, client_for
 
 pytestmark = pytest.mark.django_db
@@ -215,10 +215,10 @@ def test_ON_16_series_tokens_and_champion_on_the_game_page(master, players):
     for winners in ([0, 1], [0], [1, 2], [0], [0, 3], [1]):
         last = finished(winners)
     finished([2], series="other")
-    ctx = onuw_views.series_context(last)
+    ctx = onuw_selectors.series_context(last)
     assert ctx["standings"][:2] == [("Alice", 4), ("Boris", 3)] and ctx["champion"] is None and ctx["games"] == 6
     last = finished([0])
-    ctx = onuw_views.series_context(last)
+    ctx = onuw_selectors.series_context(last)
     assert ctx["champion"] == "Alice" and ("Alice", 5) in ctx["standings"]
     assert "Alice wins the series." in page(None, last)
 

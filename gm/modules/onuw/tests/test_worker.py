@@ -7,7 +7,7 @@ card or what another learned before the end; afterwards everything is public.
 Needs PostgreSQL + Redis (skipped otherwise)::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gm CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \\
-        .venv/bin/python -m pytest tests/integration/test_onuw_worker.py -q
+        .venv/bin/python -m pytest gm/modules/onuw/tests/test_worker.py -q
 """
 from __future__ import annotations
 
@@ -19,10 +19,9 @@ from django.urls import reverse
 
 from gm.core.models import Game, LogEntry, Phase
 from gm.modules.onuw import engine
-from gm.modules.onuw.module import role_name
+from gm.modules.onuw.texts import role_name
 from tests.helpers import client_for
-
-from .test_worker import (  # noqa: F401  (fixtures: the worker subprocesses on this session's queue)
+from tests.integration.test_worker import (  # noqa: F401  (fixtures: the worker subprocesses on this session's queue)
     _forget_session_queue,
     _needs_postgres_and_redis,
     assert_clean_log,
@@ -30,7 +29,7 @@ from .test_worker import (  # noqa: F401  (fixtures: the worker subprocesses on 
     make_due,
     session_queue,
 )
-from .worker_utils import wait_until
+from tests.integration.worker_utils import wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -11,8 +11,8 @@ import re
 import pytest
 
 from gm.core.models import Game
+from gm.modules.onuw.tests.test_shell import NAMES, post_order, resolve, seat, start
 from tests.helpers import client_for, page_part
-from tests.integration.test_onuw_shell import NAMES, post_order, resolve, seat, start
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
+from gm.modules.onuw.tests.test_shell import NAMES, open_phase, post_order, resolve, seat, start
 from tests.helpers import client_for
 from tests.integration.html_check import PageReader
-from tests.integration.test_onuw_shell import NAMES, open_phase, post_order, resolve, seat, start
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from gm.modules.onuw.module import MODULE
-from tests.integration.test_onuw_shell import NAMES, page, post_order, resolve, seat, start, viewers
+from gm.modules.onuw.tests.test_shell import NAMES, page, post_order, resolve, seat, start, viewers
 
 pytestmark = pytest.mark.django_db
 
