@@ -119,7 +119,7 @@ def _game_page(request, pk: int):
     game = _game_for(request, pk)
     viewer = visibility.viewer_for(request.user, game)
     phase = page_memo.unresolved_phase(game)
-    my_orders = page_memo.own_orders(viewer, phase) if phase and viewer.seat else []
+    my_orders = visibility.own_orders(viewer, phase) if phase and viewer.seat else []
     module = game.game_module
     seats = visibility.seats(viewer)
     context = {
