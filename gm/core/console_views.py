@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from . import interventions, review, services, visibility
+from . import interventions, review, services, visibility, web
 from .console import console_context, event_rows, seat_edit_form
 from .forms import (
     AbortForm,
@@ -32,7 +32,7 @@ from .services import ServiceError
 
 
 def _game(request, pk: int) -> Game:
-    return visibility.game_or_404(request.user, pk)
+    return web.game_or_404(request.user, pk)
 
 
 def _open_phase(game: Game) -> Phase | None:
@@ -52,12 +52,9 @@ def _back(game: Game) -> HttpResponseRedirect:
 
 
 def _messages_of(form, exc: ServiceError | None = None) -> list[str]:
-    out = []
     if exc is not None:
-        for field, msgs in exc.errors.items():
-            label = form.fields[field].label if field in form.fields else ""
-            out += [f"{label}: {m}" if label else (f"{field}: {m}" if field != "__all__" else m) for m in msgs]
-        return out
+        return web.error_messages(exc, form)
+    out = []
     for field, msgs in form.errors.items():
         label = form.fields[field].label if field in form.fields else ""
         out += [f"{label}: {m}" if label else m for m in msgs]

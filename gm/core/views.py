@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from . import markup, page_memo, services, spectator, visibility
+from . import markup, page_memo, services, spectator, visibility, web
 from . import messages as core_messages
 from .console import console_context
 from .forms import (
@@ -37,22 +37,7 @@ from .services import ServiceError
 
 def _game_for(request, pk: int) -> Game:
     """The game if the user may see it; 404 otherwise (drafts are not revealed to others)."""
-    return visibility.game_or_404(request.user, pk)
-
-
-def _apply_errors(form, exc: ServiceError, aliases: dict[str, str] | None = None) -> None:
-    """Put a service's field errors on the form's fields (``aliases`` maps service keys to form field names)."""
-    for field, msgs in exc.errors.items():
-        root = field.split(".", 1)[0]  # "options.rounds" belongs to the options field
-        target = (aliases or {}).get(field) or (root if root in form.fields else None)
-        for msg in msgs:
-            form.add_error(target, msg)
-
-
-def _flash_error(request, exc: ServiceError) -> None:
-    for msgs in exc.errors.values():
-        for msg in msgs:
-            messages.error(request, msg)
+    return web.game_or_404(request.user, pk)
 
 
 #: Games per page of the lobby.
@@ -95,7 +80,7 @@ def game_create(request):
         try:
             game = services.game_create(master=request.user, **form.cleaned_data)
         except ServiceError as exc:
-            _apply_errors(form, exc, aliases={f"options.{n.removeprefix('opt_')}": n for n in form.option_fields})
+            web.form_errors(form, exc, aliases={f"options.{n.removeprefix('opt_')}": n for n in form.option_fields})
         else:
             messages.success(request, _("The game was created as a draft."))
             return HttpResponseRedirect(game.get_absolute_url())
@@ -300,7 +285,7 @@ def post_create(request, pk: int):
         try:
             post = services.post_create(game=game, user=request.user, **form.cleaned_data)
         except ServiceError as exc:
-            _apply_errors(form, exc)
+            web.form_errors(form, exc)
         else:
             notice = _("Your post is published.")
             if request.htmx:
@@ -361,7 +346,7 @@ def post_edit(request, pk: int, post_id: int):
             try:
                 post = services.post_edit(post=post, user=request.user, **form.cleaned_data)
             except ServiceError as exc:
-                _apply_errors(form, exc)
+                web.form_errors(form, exc)
             else:
                 if request.htmx:
                     item = visibility.thread_items(viewer, visibility.posts(viewer).filter(pk=post.pk))[0]
@@ -379,20 +364,8 @@ def post_edit(request, pk: int, post_id: int):
 def _post_action(request, pk: int, action, form_class=None, success: str = ""):
     game = _game_for(request, pk)
     form = form_class(request.POST) if form_class else None
-    if form is not None and not form.is_valid():
-        for field, errors in form.errors.items():
-            label = form.fields[field].label if field in form.fields else ""
-            for error in errors:
-                messages.error(request, f"{label}: {error}" if label else error)
-        return HttpResponseRedirect(game.get_absolute_url())
-    try:
-        action(game, form.cleaned_data if form else {})
-    except ServiceError as exc:
-        _flash_error(request, exc)
-    else:
-        if success:
-            messages.success(request, success)
-    return HttpResponseRedirect(game.get_absolute_url())
+    return web.post_action(request, lambda: action(game, form.cleaned_data if form else {}),
+                           redirect_to=game.get_absolute_url(), success=success, form=form)
 
 
 @require_POST
