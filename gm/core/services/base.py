@@ -41,6 +41,9 @@ class ServiceError(Exception):
 
 
 def violation_errors(exc: RuleViolation) -> dict[str, list[str]]:
+    """The reasons of an engine's :class:`~gm.core.engine.RuleViolation` as :class:`ServiceError` field errors:
+    field (``"__all__"`` when the reason names none) → messages in the active language, each followed by its rule
+    ID in parentheses when it has one ("… (FM-5.2)"). Use as ``raise ServiceError(violation_errors(exc))``."""
     errors: dict[str, list[str]] = {}
     for err in exc.errors:
         text = err.render(_)
@@ -69,17 +72,28 @@ def can_host(user) -> bool:
 
 
 def require_master(game: Game, actor) -> None:
+    """Refuse ``actor`` (a Django user, anonymous or ``None``) unless he is ``game``'s master or a superuser:
+    raises :class:`ServiceError` ``forbidden``. Call it on the game row read under its lock, so a change of master
+    can't slip in between."""
     if not (actor and actor.is_authenticated and (actor.pk == game.master_id or actor.is_superuser)):
         raise ServiceError(_("Only the game's master may do this."), code="forbidden")
 
 
-def audit_write(*, game: Game, actor, action: str, reason: str = "", phase: Phase | None = None, data=None, now):
+def audit_write(*, game: Game, actor, action: str, reason: str = "", phase: Phase | None = None, data=None,
+                now: datetime) -> None:
+    """Write one entry of the master's audit trail (``AuditEntry``, read in the console): ``action`` a short slug
+    (``"extend"``, ``"kill"``, ``"setup_override"``…), ``reason`` the master's words, ``phase`` the phase it acted on,
+    ``data`` a JSON-compatible dict of what changed, ``now`` an aware datetime (the service's clock). Call it in the
+    transaction of the change it records."""
     AuditEntry.objects.create(
         game=game, phase=phase, actor=actor, action=action, reason=reason, data=data or {}, created_at=now
     )
 
 
 def log_entry(game: Game, phase: Phase | None, event: Event, now: datetime) -> LogEntry:
+    """The game-log entry of an engine :class:`~gm.core.engine.Event` (its kind, data and visibility: public, one
+    seat, one group or the master) during ``phase`` (``None`` before the first) at ``now``, unsaved: save it, or
+    insert many at once with :func:`log_write` or ``LogEntry.objects.bulk_create``."""
     return LogEntry(
         game=game,
         phase=phase,
@@ -93,10 +107,13 @@ def log_entry(game: Game, phase: Phase | None, event: Event, now: datetime) -> L
 
 
 def seat_info(seat: Seat) -> SeatInfo:
+    """A seat row as the engines see it (:class:`~gm.core.engine.SeatInfo`: id, name, position, alive, data)."""
     return SeatInfo(id=seat.pk, name=seat.display_name, position=seat.position, alive=seat.alive, data=seat.data)
 
 
 def add_groups(game: Game, groups: Mapping[str, list[int]]) -> None:
+    """Add seats to the game's groups (``groups``: group slug → seat ids, e.g. ``{"mafia": [3, 7]}``; who reads a
+    group's log lines and rooms); a membership that exists already is kept as it is."""
     GroupMembership.objects.bulk_create(
         [GroupMembership(game=game, seat_id=sid, group=slug) for slug, ids in groups.items() for sid in ids],
         ignore_conflicts=True,
@@ -105,8 +122,11 @@ def add_groups(game: Game, groups: Mapping[str, list[int]]) -> None:
 
 def phase_open(game: Game, spec: PhaseSpec, *, ordinal: int, now: datetime,
                 log: list[LogEntry] | None = None) -> Phase:
-    """Create phase ``ordinal`` from the module's ``spec`` with its deadline and schedule its ETA task. Its
-    ``core.phase_opened`` entry is saved here, or appended unsaved to ``log`` (the caller inserts it with others)."""
+    """Create phase ``ordinal`` (1 for the first) of ``game`` from the module's ``spec`` at ``now``: its deadline
+    is ``spec.duration`` seconds later, or the game's duration for its kind; the game's status becomes ``setup`` or
+    ``running`` (the caller saves the game). Schedules the phase's deadline task after commit. Its
+    ``core.phase_opened`` entry is saved here, or appended unsaved to ``log`` (the caller inserts it with others).
+    Call it with the game row locked; the database refuses a second unresolved phase of one game."""
     seconds = spec.duration if spec.duration is not None else game.duration_for(spec.kind)
     deadline = now + timedelta(seconds=seconds)
     phase = Phase.objects.create(
@@ -153,7 +173,9 @@ def schedule_deadline(phase: Phase, *, now: datetime) -> None:
 
 
 def latest_orders(phase: Phase, seats: list[Seat]) -> dict[int, dict]:
-    """The last version of each seat's order (withdrawn ones dropped; only living actors count)."""
+    """The orders that count in ``phase`` (FM-5.6): seat id → the payload of its last order version; a withdrawn
+    order (last version without payload) is dropped, and so are seats that are dead or not among the phase's
+    actors. ``seats``: the game's seat rows as read for the resolution."""
     latest: dict[int, Any] = {}
     for seat_id, payload in Order.objects.filter(phase=phase).order_by("seat_id", "version").values_list(
         "seat_id", "payload"

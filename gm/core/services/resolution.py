@@ -25,6 +25,8 @@ def canonical_digest(result: Resolution | Mapping[str, Any], constant_keys: Sequ
 
 
 def canonical_json(data: Mapping[str, Any]) -> str:
+    """``data`` as canonical JSON (sorted keys, no spaces, UTF-8 kept, anything else as ``str``): the text
+    :func:`canonical_digest` hashes and a resolution stores."""
     return json.dumps(data, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
 
 
