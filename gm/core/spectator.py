@@ -1,4 +1,4 @@
-"""What the game page shows every viewer (issue 8 item 4): the seats with their public (and, where allowed, secret)
+"""What the game page shows every viewer: the seats with their public (and, where allowed, secret)
 facts, the living and the dead, the log grouped phase by phase, and — once the game is over — the full reveal:
 every role, every order version of every phase.
 
