@@ -211,6 +211,7 @@ def _form_errors(form, exc: ServiceError) -> None:
 @require_POST
 @login_required
 def seat_alive(request, pk: int):
+    """Kill or revive a seat (``interventions.seat_set_alive``)."""
     return _intervene(request, pk, SeatAliveForm, lambda g, d: interventions.seat_set_alive(
         game=g, actor=request.user, seat_id=_seat(d), alive=d["alive"], reason=d["reason"]),
         _("Done: the seat's life was changed."))
@@ -219,6 +220,7 @@ def seat_alive(request, pk: int):
 @require_POST
 @login_required
 def seat_replace(request, pk: int):
+    """Give a seat to another player (``interventions.seat_replace_player``)."""
     return _intervene(request, pk, SeatReplaceForm, lambda g, d: interventions.seat_replace_player(
         game=g, actor=request.user, seat_id=_seat(d), user=d["user"], reason=d["reason"]),
         _("The seat has a new player."))
@@ -227,6 +229,7 @@ def seat_replace(request, pk: int):
 @require_POST
 @login_required
 def extend(request, pk: int):
+    """Move the open phase's deadline later (``services.phase_extend``)."""
     return _intervene(request, pk, ExtendForm, lambda g, d: services.phase_extend(game=g, actor=request.user, **d),
                       _("The deadline was extended."))
 
@@ -234,6 +237,7 @@ def extend(request, pk: int):
 @require_POST
 @login_required
 def pause(request, pk: int):
+    """Pause the game (``services.game_pause``)."""
     return _intervene(request, pk, ReasonForm, lambda g, d: services.game_pause(game=g, actor=request.user, **d),
                       _("The game is paused."))
 
@@ -241,6 +245,7 @@ def pause(request, pk: int):
 @require_POST
 @login_required
 def resume(request, pk: int):
+    """Resume a paused game (``services.game_resume``)."""
     return _intervene(request, pk, ReasonForm, lambda g, d: services.game_resume(game=g, actor=request.user, **d),
                       _("The game is resumed."))
 
@@ -248,6 +253,7 @@ def resume(request, pk: int):
 @require_POST
 @login_required
 def resolve_now(request, pk: int):
+    """Resolve the open phase at once (``services.phase_resolve_now``)."""
     return _intervene(request, pk, ReasonForm,
                       lambda g, d: services.phase_resolve_now(game=g, actor=request.user, **d),
                       _("The phase was resolved."))
@@ -256,6 +262,7 @@ def resolve_now(request, pk: int):
 @require_POST
 @login_required
 def review_mode(request, pk: int):
+    """Turn review before publishing on or off, with its auto-publish delay (``review.game_set_review``)."""
     return _intervene(request, pk, ReviewModeForm, lambda g, d: review.game_set_review(
         game=g, actor=request.user, enabled=d["enabled"], auto_minutes=d["auto_minutes"], reason=d["reason"]),
         _("The review setting was saved."))
@@ -264,6 +271,7 @@ def review_mode(request, pk: int):
 @require_POST
 @login_required
 def publish(request, pk: int):
+    """Publish the held result (``review.phase_publish``)."""
     return _intervene(request, pk, ReasonForm, lambda g, d: review.phase_publish(
         game=g, actor=request.user, reason=d["reason"]), _("The result is published."))
 
@@ -271,6 +279,7 @@ def publish(request, pk: int):
 @require_POST
 @login_required
 def publish_at(request, pk: int):
+    """Set or clear the held result's auto-publish time (``review.phase_set_publish_at``)."""
     return _intervene(request, pk, PublishAtForm, lambda g, d: review.phase_set_publish_at(
         game=g, actor=request.user, publish_at=d["publish_at"], reason=d["reason"]),
         _("The publication time was saved."))

@@ -371,6 +371,7 @@ def _post_action(request, pk: int, action, form_class=None, success: str = ""):
 @require_POST
 @login_required
 def game_open_signup(request, pk: int):
+    """Open signups of a draft game (the master; ``services.game_open_signup``)."""
     return _post_action(request, pk, lambda g, d: services.game_open_signup(game=g, actor=request.user),
                         success=_("Signups are open."))
 
@@ -378,6 +379,7 @@ def game_open_signup(request, pk: int):
 @require_POST
 @login_required
 def game_start(request, pk: int):
+    """Start the game (the master, with the confirmation box; ``services.game_start``)."""
     return _post_action(request, pk, lambda g, d: services.game_start(game=g, actor=request.user), ConfirmForm,
                         success=_("The game has started."))
 
@@ -385,6 +387,8 @@ def game_start(request, pk: int):
 @require_POST
 @login_required
 def seat_join(request, pk: int):
+    """Take a seat (``services.seat_join``, the character name of :class:`JoinForm`); a module with its own
+    signup form sends the player there."""
     game = _game_for(request, pk)
     if game.game_module.signup_view:
         messages.error(request, _("Sign up with this game's signup form."))
@@ -396,6 +400,7 @@ def seat_join(request, pk: int):
 @require_POST
 @login_required
 def seat_leave(request, pk: int):
+    """Withdraw one's signup before the start (with the confirmation box; ``services.seat_leave``)."""
     return _post_action(request, pk, lambda g, d: services.seat_leave(game=g, user=request.user), ConfirmForm,
                         success=_("Your signup was withdrawn."))
 
@@ -403,6 +408,8 @@ def seat_leave(request, pk: int):
 @require_POST
 @login_required
 def order_submit(request, pk: int):
+    """Save a new version of the player's order for the phase the form names (``services.order_submit``;
+    the module's ``order_form`` or the generic JSON :class:`OrderForm`)."""
     game = _game_for(request, pk)
     form_class = game.game_module.order_form or OrderForm
 
@@ -421,6 +428,7 @@ def order_submit(request, pk: int):
 @require_POST
 @login_required
 def order_withdraw(request, pk: int):
+    """Withdraw the player's order for the phase the form names (``services.order_withdraw``)."""
     def withdraw(g, data):
         phase = services.phase_named(game=g, phase_id=request.POST.get("phase"))
         services.order_withdraw(phase=phase, user=request.user, base_version=posted_version(request.POST))
@@ -431,6 +439,7 @@ def order_withdraw(request, pk: int):
 @require_POST
 @login_required
 def phase_extend(request, pk: int):
+    """Move the open phase's deadline later (the master; ``services.phase_extend``)."""
     return _post_action(request, pk, lambda g, d: services.phase_extend(game=g, actor=request.user, **d), ExtendForm,
                         success=_("The deadline was extended."))
 
@@ -438,6 +447,7 @@ def phase_extend(request, pk: int):
 @require_POST
 @login_required
 def game_pause(request, pk: int):
+    """Pause the game (the master; ``services.game_pause``)."""
     return _post_action(request, pk, lambda g, d: services.game_pause(game=g, actor=request.user, **d), ReasonForm,
                         success=_("The game is paused."))
 
@@ -445,6 +455,7 @@ def game_pause(request, pk: int):
 @require_POST
 @login_required
 def game_resume(request, pk: int):
+    """Resume a paused game (the master; ``services.game_resume``)."""
     return _post_action(request, pk, lambda g, d: services.game_resume(game=g, actor=request.user, **d), ReasonForm,
                         success=_("The game is resumed."))
 
@@ -452,6 +463,7 @@ def game_resume(request, pk: int):
 @require_POST
 @login_required
 def phase_resolve_now(request, pk: int):
+    """Resolve the open phase at once (the master; ``services.phase_resolve_now``)."""
     return _post_action(request, pk, lambda g, d: services.phase_resolve_now(game=g, actor=request.user, **d),
                         ReasonForm, success=_("The phase was resolved."))
 
@@ -466,7 +478,7 @@ class PublicLogFeed(Feed):
     subtitle = description
 
     def get_object(self, request, pk):
-        return visibility.game_or_404(None, pk)
+        return web.game_or_404(None, pk)
 
     def title(self, game):
         return game.title
@@ -508,6 +520,7 @@ class PublicLogFeed(Feed):
 
 
 def not_found(request, exception=None):
+    """The 404 page; API clients get the API's error shape."""
     if request.path_info.startswith("/api/"):  # API clients get the API's error shape, not an HTML page
         return JsonResponse({"errors": {"__all__": [_("Not found")]}, "code": "not_found"}, status=404)
     return render(request, "404.html", {"reason": str(exception) if exception else ""}, status=404)
