@@ -26,6 +26,8 @@ own, writing everything in one transaction. A worker that dies leaves ``resolvin
 nothing else; :func:`phases_sweep` reclaims it after ``GM_RESOLVING_TIMEOUT`` seconds. The partial unique
 constraint "one unresolved phase per game" backs this up at the database.
 """
+import uuid  # noqa: F401 - claim tokens are uuid4s: services.uuid.uuid4() makes a token that is nobody's claim
+
 from . import review
 from .base import (
     Clock,
