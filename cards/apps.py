@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class CardsConfig(AppConfig):
-    """The card collection, deck building and containers (filled by the cards issue)."""
+    """The card collection, deck building and containers."""
 
     name = "cards"
     verbose_name = _("Cards")

@@ -1,9 +1,8 @@
 """What a viewer may see of a seat's cards — decided by the core visibility layer (``may_see_private``).
 
 The owner sees his Hand, Sleeve, discard pile, deck count and deck list (not the deck's order: nobody may look
-into his own deck, FM-4.6; the ``psychic`` exception comes with the abilities issue); the master and, after the
-game, everyone see everything including the deck order; everyone else sees only the Hand count, which the rules
-publish (FM-5.1).
+into his own deck, FM-4.6); the master and, after the game, everyone see everything including the deck order;
+everyone else sees only the Hand count, which the rules publish (FM-5.1).
 """
 from __future__ import annotations
 

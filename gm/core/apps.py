@@ -10,6 +10,6 @@ class CoreConfig(AppConfig):
     def ready(self):
         from django.conf import settings
 
-        from . import registry
+        from . import registry, tasks  # noqa: F401 - tasks: the services find the core's tasks by name
 
         registry.load(settings.GM_MODULES + settings.GM_EXTRA_MODULES)

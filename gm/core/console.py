@@ -76,7 +76,7 @@ def _phase_reports(viewer: visibility.Viewer, seat_names: Mapping[int, str]) -> 
     game = viewer.game
     phases = page_memo.reported_phases(game, PHASES_SHOWN)
     by_phase: dict[int, list[LogEntry]] = {}
-    every = page_memo.full_log(viewer)
+    every = visibility.full_log(viewer)
     wanted = {p.pk for p in phases}
     entries = ([e for e in every if e.phase_id in wanted and e.kind != "core.phase_opened"] if every is not None
                else visibility.log_entries(viewer).filter(phase__in=phases).exclude(kind="core.phase_opened"))

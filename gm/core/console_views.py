@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from . import interventions, review, services, visibility
+from . import interventions, review, services, visibility, web
 from .console import console_context, event_rows, seat_edit_form
 from .forms import (
     AbortForm,
@@ -32,7 +32,7 @@ from .services import ServiceError
 
 
 def _game(request, pk: int) -> Game:
-    return visibility.game_or_404(request.user, pk)
+    return web.game_or_404(request.user, pk)
 
 
 def _open_phase(game: Game) -> Phase | None:
@@ -52,12 +52,9 @@ def _back(game: Game) -> HttpResponseRedirect:
 
 
 def _messages_of(form, exc: ServiceError | None = None) -> list[str]:
-    out = []
     if exc is not None:
-        for field, msgs in exc.errors.items():
-            label = form.fields[field].label if field in form.fields else ""
-            out += [f"{label}: {m}" if label else (f"{field}: {m}" if field != "__all__" else m) for m in msgs]
-        return out
+        return web.error_messages(exc, form)
+    out = []
     for field, msgs in form.errors.items():
         label = form.fields[field].label if field in form.fields else ""
         out += [f"{label}: {m}" if label else m for m in msgs]
@@ -214,6 +211,7 @@ def _form_errors(form, exc: ServiceError) -> None:
 @require_POST
 @login_required
 def seat_alive(request, pk: int):
+    """Kill or revive a seat (``interventions.seat_set_alive``)."""
     return _intervene(request, pk, SeatAliveForm, lambda g, d: interventions.seat_set_alive(
         game=g, actor=request.user, seat_id=_seat(d), alive=d["alive"], reason=d["reason"]),
         _("Done: the seat's life was changed."))
@@ -222,6 +220,7 @@ def seat_alive(request, pk: int):
 @require_POST
 @login_required
 def seat_replace(request, pk: int):
+    """Give a seat to another player (``interventions.seat_replace_player``)."""
     return _intervene(request, pk, SeatReplaceForm, lambda g, d: interventions.seat_replace_player(
         game=g, actor=request.user, seat_id=_seat(d), user=d["user"], reason=d["reason"]),
         _("The seat has a new player."))
@@ -230,6 +229,7 @@ def seat_replace(request, pk: int):
 @require_POST
 @login_required
 def extend(request, pk: int):
+    """Move the open phase's deadline later (``services.phase_extend``)."""
     return _intervene(request, pk, ExtendForm, lambda g, d: services.phase_extend(game=g, actor=request.user, **d),
                       _("The deadline was extended."))
 
@@ -237,6 +237,7 @@ def extend(request, pk: int):
 @require_POST
 @login_required
 def pause(request, pk: int):
+    """Pause the game (``services.game_pause``)."""
     return _intervene(request, pk, ReasonForm, lambda g, d: services.game_pause(game=g, actor=request.user, **d),
                       _("The game is paused."))
 
@@ -244,6 +245,7 @@ def pause(request, pk: int):
 @require_POST
 @login_required
 def resume(request, pk: int):
+    """Resume a paused game (``services.game_resume``)."""
     return _intervene(request, pk, ReasonForm, lambda g, d: services.game_resume(game=g, actor=request.user, **d),
                       _("The game is resumed."))
 
@@ -251,6 +253,7 @@ def resume(request, pk: int):
 @require_POST
 @login_required
 def resolve_now(request, pk: int):
+    """Resolve the open phase at once (``services.phase_resolve_now``)."""
     return _intervene(request, pk, ReasonForm,
                       lambda g, d: services.phase_resolve_now(game=g, actor=request.user, **d),
                       _("The phase was resolved."))
@@ -259,6 +262,7 @@ def resolve_now(request, pk: int):
 @require_POST
 @login_required
 def review_mode(request, pk: int):
+    """Turn review before publishing on or off, with its auto-publish delay (``review.game_set_review``)."""
     return _intervene(request, pk, ReviewModeForm, lambda g, d: review.game_set_review(
         game=g, actor=request.user, enabled=d["enabled"], auto_minutes=d["auto_minutes"], reason=d["reason"]),
         _("The review setting was saved."))
@@ -267,6 +271,7 @@ def review_mode(request, pk: int):
 @require_POST
 @login_required
 def publish(request, pk: int):
+    """Publish the held result (``review.phase_publish``)."""
     return _intervene(request, pk, ReasonForm, lambda g, d: review.phase_publish(
         game=g, actor=request.user, reason=d["reason"]), _("The result is published."))
 
@@ -274,6 +279,7 @@ def publish(request, pk: int):
 @require_POST
 @login_required
 def publish_at(request, pk: int):
+    """Set or clear the held result's auto-publish time (``review.phase_set_publish_at``)."""
     return _intervene(request, pk, PublishAtForm, lambda g, d: review.phase_set_publish_at(
         game=g, actor=request.user, publish_at=d["publish_at"], reason=d["reason"]),
         _("The publication time was saved."))

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from .services import ServiceError
+from .services.base import ServiceError
 
 #: the actions a service may name.
 ACTIONS = ("post", "private", "room", "order")

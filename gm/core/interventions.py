@@ -46,7 +46,7 @@ def _locked(game: Game, actor, seat_id: Any, *, running: bool = True) -> tuple[P
     """Lock the unresolved phase (if any), the game and the seat, in that order; check the master and the game."""
     phase = Phase.objects.select_for_update().filter(game_id=game.pk).exclude(status=Phase.Status.RESOLVED).first()
     game = Game.objects.select_for_update().get(pk=game.pk)
-    services._require_master(game, actor)
+    services.require_master(game, actor)
     if isinstance(seat_id, bool) or not isinstance(seat_id, int):
         raise ServiceError({"seat": [_("Choose a seat.")]})
     seat = Seat.objects.select_for_update().filter(game=game, pk=seat_id).first()
@@ -92,7 +92,7 @@ def seat_edit(*, game: Game, actor, seat_id: int, changes: Mapping[str, Any], re
     :class:`ServiceError`: ``forbidden`` (not the master), ``invalid`` (no reason; each bad key, keyed
     ``changes.<key>``), ``not_found`` (no such seat), ``conflict`` (the seat changed since ``version``), ``state``
     (game not running or over, a result held for review). Nothing changes on error. Returns the seat."""
-    services._require_master(game, actor)
+    services.require_master(game, actor)
     reason = _reason(reason)
     if not isinstance(changes, Mapping):
         raise ServiceError({"changes": [_("Give the changes as a JSON object.")]})
@@ -109,7 +109,7 @@ def seat_edit(*, game: Game, actor, seat_id: int, changes: Mapping[str, Any], re
             data, state = module.master_seat_edit(state=game.state, seat=seat_info(seat), seats=_others(game, seat),
                                                   changes=changes)
         except RuleViolation as exc:
-            errors = services._violation_errors(exc)
+            errors = services.violation_errors(exc)
             raise ServiceError({("changes" if k == "__all__" else f"changes.{k}"): v for k, v in errors.items()}
                                ) from None
         now = clock()
@@ -125,7 +125,7 @@ def seat_edit(*, game: Game, actor, seat_id: int, changes: Mapping[str, Any], re
             LogEntry.objects.create(game=game, phase=phase, visibility="public", kind="core.seat_public_changed",
                                     data={"player": seat.display_name,
                                           "public": {k: public_after.get(k) for k in changed}}, created_at=now)
-        services._audit(game=game, actor=actor, action="seat_edit", reason=reason, phase=phase, now=now, data={
+        services.audit_write(game=game, actor=actor, action="seat_edit", reason=reason, phase=phase, now=now, data={
             "seat": seat.pk, "player": seat.display_name,
             "before": {k: before.get(k) for k in changes}, "after": {k: after.get(k) for k in changes}})
         return seat
@@ -139,7 +139,7 @@ def seat_set_alive(*, game: Game, actor, seat_id: int, alive: bool, reason: str,
     into the log of the open phase, and a won game is finished (``services.game_finish``). Raises
     :class:`ServiceError` ``forbidden``, ``invalid`` (no reason, ``alive`` not a boolean), ``not_found``, ``state``
     (already dead / alive, game not running, result held). Returns the seat."""
-    services._require_master(game, actor)
+    services.require_master(game, actor)
     reason = _reason(reason)
     if not isinstance(alive, bool):
         raise ServiceError({"alive": [_("“alive” is true or false.")]})
@@ -156,7 +156,7 @@ def seat_set_alive(*, game: Game, actor, seat_id: int, alive: bool, reason: str,
         seat.alive = alive
         _save_seat(seat, ["alive"])
         game.state = state
-        entries = [services._log(game, phase, e, now) for e in events]
+        entries = [services.log_entry(game, phase, e, now) for e in events]
         if outcome is not None and phase is not None:  # won by it: finished as a resolution finishes a game
             entries.append(services.game_finish(game=game, outcome=outcome, phase=phase, now=now))
         game.save(update_fields=["state", "status", "finished_at", "outcome"])
@@ -168,7 +168,7 @@ def seat_set_alive(*, game: Game, actor, seat_id: int, alive: bool, reason: str,
             from .tasks import phase_notify_task
 
             phase_notify_task.delay_on_commit(phase.pk)
-        services._audit(game=game, actor=actor, action="revive" if alive else "kill", reason=reason, phase=phase,
+        services.audit_write(game=game, actor=actor, action="revive" if alive else "kill", reason=reason, phase=phase,
                         now=now, data={"seat": seat.pk, "player": seat.display_name})
         return seat
 
@@ -182,7 +182,7 @@ def seat_replace_player(*, game: Game, actor, seat_id: int, user: Any, reason: s
     rooms of the seat; the receivers of :data:`gm.core.signals.seat_replaced` move what is kept per user (inbox
     notifications, forum Mafia's signup). The old user loses access (he is a spectator now). Raises
     :class:`ServiceError` ``forbidden``, ``invalid`` (``reason``, ``user``), ``not_found``, ``state``."""
-    services._require_master(game, actor)
+    services.require_master(game, actor)
     reason = _reason(reason)
     User = get_user_model()
     if isinstance(user, str):
@@ -204,7 +204,7 @@ def seat_replace_player(*, game: Game, actor, seat_id: int, user: Any, reason: s
         signals.seat_replaced.send(sender=Seat, seat=seat, old_user=old, new_user=user)
         LogEntry.objects.create(game=game, phase=phase, visibility="public", kind="core.seat_replaced",
                                 data={"player": seat.display_name}, created_at=now)
-        services._audit(game=game, actor=actor, action="replace", reason=reason, phase=phase, now=now, data={
+        services.audit_write(game=game, actor=actor, action="replace", reason=reason, phase=phase, now=now, data={
             "seat": seat.pk, "player": seat.display_name, "old_user": old.get_username() if old else None,
             "new_user": user.get_username()})
         return seat
@@ -226,13 +226,13 @@ def phase_preview(*, game: Game, actor) -> Preview:
     :func:`~gm.core.services.phase_snapshot`), so unless orders or seats change it is exactly what the deadline
     will give. Only reads: no lock, no write, no claim. Raises :class:`ServiceError` ``forbidden`` or ``state`` (no
     open phase)."""
-    services._require_master(game, actor)
+    services.require_master(game, actor)
     phase = Phase.objects.filter(game_id=game.pk, status=Phase.Status.OPEN).first()
     if phase is None:
         raise ServiceError(_("The game has no open phase to preview."), code="state")
     game = Game.objects.get(pk=game.pk)
     phase.game = game
     seats = list(game.seats.order_by("position"))
-    orders = services._latest_orders(phase, seats)
+    orders = services.latest_orders(phase, seats)
     result = services.run_engine(game=game, phase=phase, snapshot=services.phase_snapshot(game, seats), orders=orders)
     return Preview(phase=phase, orders=orders, result=result)

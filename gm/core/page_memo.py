@@ -5,7 +5,9 @@ open phase. Inside :func:`reading` (the game page's GET, which writes nothing wh
 load each once and hand every caller the same rows, so the page's query count does not grow with its panels.
 Outside it every call queries as before: a view that writes and then renders always sees fresh rows.
 
-The rows are shared: callers read them, never change them.
+The rows are shared: callers read them, never change them. This module knows no viewer: what a viewer may read
+(his orders, the log he sees) is loaded by :mod:`gm.core.visibility`, which keeps its loads here with
+:func:`remember`.
 """
 from __future__ import annotations
 
@@ -33,7 +35,9 @@ def reading() -> Iterator[None]:
         _memo.reset(token)
 
 
-def _remember(key: tuple, load: Callable[[], T]) -> T:
+def remember(key: tuple, load: Callable[[], T]) -> T:
+    """Inside :func:`reading`, the value remembered under ``key`` (a tuple whose first item names the kind of row,
+    e.g. ``("seats", game_id)``), loaded with ``load()`` the first time; outside, ``load()`` on every call."""
     memo = _memo.get()
     if memo is None:
         return load()
@@ -44,7 +48,7 @@ def _remember(key: tuple, load: Callable[[], T]) -> T:
 
 def seats(game: Game) -> list[Seat]:
     """Every seat of ``game`` in ring order, with its user (the master's console names him)."""
-    return _remember(("seats", game.pk),
+    return remember(("seats", game.pk),
                      lambda: list(Seat.objects.filter(game_id=game.pk).select_related("user").order_by("position")))
 
 
@@ -67,26 +71,16 @@ def active() -> bool:
     return _memo.get() is not None
 
 
-def seat_orders(viewer: Any) -> list:
-    """Every version of ``viewer``'s own seat's orders in the game (``visibility.orders``), by phase then version;
-    ``[]`` without a seat."""
-    from . import visibility
-
-    if viewer.seat is None:
-        return []
-    return _remember(("seat_orders", viewer.game.pk, viewer.seat.pk),
-                     lambda: list(visibility.orders(viewer).filter(seat=viewer.seat)
-                                  .order_by("phase__ordinal", "version")))
+def note(key: tuple, value: Any) -> None:
+    """Inside :func:`reading`, remember ``value`` under ``key`` (a flag one selector leaves for another, e.g. that
+    the whole log was loaded); outside, nothing."""
+    memo = _memo.get()
+    if memo is not None:
+        memo[key] = value
 
 
-def own_orders(viewer: Any, phase: Phase) -> list:
-    """The versions of ``viewer``'s own seat's order in ``phase``, oldest first (``visibility.orders``). Inside
-    :func:`reading`, taken from :func:`seat_orders` (one load for every phase's panels)."""
-    from . import visibility
 
-    if _memo.get() is not None and viewer.seat is not None:
-        return [o for o in seat_orders(viewer) if o.phase_id == phase.pk]
-    return list(visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("version"))
+
 
 
 def _phases(game: Game) -> list[Phase]:
@@ -102,7 +96,7 @@ def _phases(game: Game) -> list[Phase]:
             phase.game = game  # its label needs the game's module: not one more query per phase shown
         return phases
 
-    return _remember(("phases", game.pk), load)
+    return remember(("phases", game.pk), load)
 
 
 def phase_orders(phase: Phase) -> list | None:
@@ -133,36 +127,8 @@ def phase_orders(phase: Phase) -> list | None:
     return memo[("phase_orders", phase.pk)]
 
 
-def full_log(viewer: Any) -> list | None:
-    """Inside :func:`reading`, for a viewer who sees everything (the master; anyone after the game): every log entry
-    of the game (``visibility.log_entries``), oldest first — the log, the console's phase reports and the resolution
-    trace are cut from this one load. ``None`` otherwise: the caller queries what it needs."""
-    from . import visibility
-
-    if _memo.get() is None or not viewer.sees_everything:
-        return None
-    return _remember(("full_log", viewer.game.pk),
-                     lambda: list(visibility.log_entries(viewer).order_by("created_at", "id")))
 
 
-def visible_log(viewer: Any, limit: int) -> list | None:
-    """Inside :func:`reading`: the newest ``limit`` log entries ``viewer`` may read (``visibility.log_entries``),
-    oldest first — all of them (:func:`full_log`) for a viewer who sees everything. ``None`` outside."""
-    from . import visibility
-
-    if _memo.get() is None:
-        return None
-    every = full_log(viewer)
-    if every is not None:
-        _memo.get()[("log_complete", viewer.game.pk)] = True
-        return every[-limit:]
-
-    def load() -> list:
-        newest = list(visibility.log_entries(viewer).order_by("-created_at", "-id")[:limit])
-        _memo.get()[("log_complete", viewer.game.pk)] = len(newest) < limit
-        return newest[::-1]
-
-    return _remember(("visible_log", viewer.game.pk), load)
 
 
 def public_entry(phase: Phase, kind: str) -> tuple[bool, Any]:

@@ -110,7 +110,7 @@ class ReplayError(Exception):
 
 def replay_orders(phase, seat_snapshots: Sequence[Mapping[str, Any]]) -> dict[int, dict]:
     """The orders that counted at ``phase``'s deadline, judged against the stored seat snapshots (the same rule as
-    ``services._latest_orders``, FM-5.6): each seat's last order version; withdrawn ones (payload ``None``) dropped;
+    ``services.latest_orders``, FM-5.6): each seat's last order version; withdrawn ones (payload ``None``) dropped;
     only seats alive in the snapshot and, if ``phase.actors`` is set, among them."""
     from .models import Order
 

@@ -1,4 +1,4 @@
-"""What the game page shows every viewer (issue 8 item 4): the seats with their public (and, where allowed, secret)
+"""What the game page shows every viewer: the seats with their public (and, where allowed, secret)
 facts, the living and the dead, the log grouped phase by phase, and — once the game is over — the full reveal:
 every role, every order version of every phase.
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from . import page_memo, visibility
+from . import visibility
 from .models import Phase
 
 #: Log entries shown on the game page (newest first, then grouped by phase).
@@ -42,7 +42,7 @@ def log_by_phase(viewer: visibility.Viewer, *, limit: int = LOG_LIMIT) -> list[d
     newest phase first, each ``{"key", "label", "entries": [(entry, text)]}`` with its entries in the order they
     were written. Entries written outside a phase (the deal before the first phase) come last, labelled "Before
     the first phase"."""
-    shared = page_memo.visible_log(viewer, limit)  # the game page: also read by other panels
+    shared = visibility.visible_log(viewer, limit)  # the game page: also read by other panels
     entries = (shared if shared is not None
                else list(visibility.log_entries(viewer).order_by("-created_at", "-id")[:limit]))
     groups: dict[int, dict] = {}

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from . import markup, page_memo, services, spectator, visibility
+from . import markup, page_memo, services, spectator, visibility, web
 from . import messages as core_messages
 from .console import console_context
 from .forms import (
@@ -37,22 +37,7 @@ from .services import ServiceError
 
 def _game_for(request, pk: int) -> Game:
     """The game if the user may see it; 404 otherwise (drafts are not revealed to others)."""
-    return visibility.game_or_404(request.user, pk)
-
-
-def _apply_errors(form, exc: ServiceError, aliases: dict[str, str] | None = None) -> None:
-    """Put a service's field errors on the form's fields (``aliases`` maps service keys to form field names)."""
-    for field, msgs in exc.errors.items():
-        root = field.split(".", 1)[0]  # "options.rounds" belongs to the options field
-        target = (aliases or {}).get(field) or (root if root in form.fields else None)
-        for msg in msgs:
-            form.add_error(target, msg)
-
-
-def _flash_error(request, exc: ServiceError) -> None:
-    for msgs in exc.errors.values():
-        for msg in msgs:
-            messages.error(request, msg)
+    return web.game_or_404(request.user, pk)
 
 
 #: Games per page of the lobby.
@@ -95,7 +80,7 @@ def game_create(request):
         try:
             game = services.game_create(master=request.user, **form.cleaned_data)
         except ServiceError as exc:
-            _apply_errors(form, exc, aliases={f"options.{n.removeprefix('opt_')}": n for n in form.option_fields})
+            web.form_errors(form, exc, aliases={f"options.{n.removeprefix('opt_')}": n for n in form.option_fields})
         else:
             messages.success(request, _("The game was created as a draft."))
             return HttpResponseRedirect(game.get_absolute_url())
@@ -119,7 +104,7 @@ def _game_page(request, pk: int):
     game = _game_for(request, pk)
     viewer = visibility.viewer_for(request.user, game)
     phase = page_memo.unresolved_phase(game)
-    my_orders = page_memo.own_orders(viewer, phase) if phase and viewer.seat else []
+    my_orders = visibility.own_orders(viewer, phase) if phase and viewer.seat else []
     module = game.game_module
     seats = visibility.seats(viewer)
     context = {
@@ -300,7 +285,7 @@ def post_create(request, pk: int):
         try:
             post = services.post_create(game=game, user=request.user, **form.cleaned_data)
         except ServiceError as exc:
-            _apply_errors(form, exc)
+            web.form_errors(form, exc)
         else:
             notice = _("Your post is published.")
             if request.htmx:
@@ -361,7 +346,7 @@ def post_edit(request, pk: int, post_id: int):
             try:
                 post = services.post_edit(post=post, user=request.user, **form.cleaned_data)
             except ServiceError as exc:
-                _apply_errors(form, exc)
+                web.form_errors(form, exc)
             else:
                 if request.htmx:
                     item = visibility.thread_items(viewer, visibility.posts(viewer).filter(pk=post.pk))[0]
@@ -379,25 +364,14 @@ def post_edit(request, pk: int, post_id: int):
 def _post_action(request, pk: int, action, form_class=None, success: str = ""):
     game = _game_for(request, pk)
     form = form_class(request.POST) if form_class else None
-    if form is not None and not form.is_valid():
-        for field, errors in form.errors.items():
-            label = form.fields[field].label if field in form.fields else ""
-            for error in errors:
-                messages.error(request, f"{label}: {error}" if label else error)
-        return HttpResponseRedirect(game.get_absolute_url())
-    try:
-        action(game, form.cleaned_data if form else {})
-    except ServiceError as exc:
-        _flash_error(request, exc)
-    else:
-        if success:
-            messages.success(request, success)
-    return HttpResponseRedirect(game.get_absolute_url())
+    return web.post_action(request, lambda: action(game, form.cleaned_data if form else {}),
+                           redirect_to=game.get_absolute_url(), success=success, form=form)
 
 
 @require_POST
 @login_required
 def game_open_signup(request, pk: int):
+    """Open signups of a draft game (the master; ``services.game_open_signup``)."""
     return _post_action(request, pk, lambda g, d: services.game_open_signup(game=g, actor=request.user),
                         success=_("Signups are open."))
 
@@ -405,6 +379,7 @@ def game_open_signup(request, pk: int):
 @require_POST
 @login_required
 def game_start(request, pk: int):
+    """Start the game (the master, with the confirmation box; ``services.game_start``)."""
     return _post_action(request, pk, lambda g, d: services.game_start(game=g, actor=request.user), ConfirmForm,
                         success=_("The game has started."))
 
@@ -412,6 +387,8 @@ def game_start(request, pk: int):
 @require_POST
 @login_required
 def seat_join(request, pk: int):
+    """Take a seat (``services.seat_join``, the character name of :class:`JoinForm`); a module with its own
+    signup form sends the player there."""
     game = _game_for(request, pk)
     if game.game_module.signup_view:
         messages.error(request, _("Sign up with this game's signup form."))
@@ -423,6 +400,7 @@ def seat_join(request, pk: int):
 @require_POST
 @login_required
 def seat_leave(request, pk: int):
+    """Withdraw one's signup before the start (with the confirmation box; ``services.seat_leave``)."""
     return _post_action(request, pk, lambda g, d: services.seat_leave(game=g, user=request.user), ConfirmForm,
                         success=_("Your signup was withdrawn."))
 
@@ -430,6 +408,8 @@ def seat_leave(request, pk: int):
 @require_POST
 @login_required
 def order_submit(request, pk: int):
+    """Save a new version of the player's order for the phase the form names (``services.order_submit``;
+    the module's ``order_form`` or the generic JSON :class:`OrderForm`)."""
     game = _game_for(request, pk)
     form_class = game.game_module.order_form or OrderForm
 
@@ -448,6 +428,7 @@ def order_submit(request, pk: int):
 @require_POST
 @login_required
 def order_withdraw(request, pk: int):
+    """Withdraw the player's order for the phase the form names (``services.order_withdraw``)."""
     def withdraw(g, data):
         phase = services.phase_named(game=g, phase_id=request.POST.get("phase"))
         services.order_withdraw(phase=phase, user=request.user, base_version=posted_version(request.POST))
@@ -458,6 +439,7 @@ def order_withdraw(request, pk: int):
 @require_POST
 @login_required
 def phase_extend(request, pk: int):
+    """Move the open phase's deadline later (the master; ``services.phase_extend``)."""
     return _post_action(request, pk, lambda g, d: services.phase_extend(game=g, actor=request.user, **d), ExtendForm,
                         success=_("The deadline was extended."))
 
@@ -465,6 +447,7 @@ def phase_extend(request, pk: int):
 @require_POST
 @login_required
 def game_pause(request, pk: int):
+    """Pause the game (the master; ``services.game_pause``)."""
     return _post_action(request, pk, lambda g, d: services.game_pause(game=g, actor=request.user, **d), ReasonForm,
                         success=_("The game is paused."))
 
@@ -472,6 +455,7 @@ def game_pause(request, pk: int):
 @require_POST
 @login_required
 def game_resume(request, pk: int):
+    """Resume a paused game (the master; ``services.game_resume``)."""
     return _post_action(request, pk, lambda g, d: services.game_resume(game=g, actor=request.user, **d), ReasonForm,
                         success=_("The game is resumed."))
 
@@ -479,6 +463,7 @@ def game_resume(request, pk: int):
 @require_POST
 @login_required
 def phase_resolve_now(request, pk: int):
+    """Resolve the open phase at once (the master; ``services.phase_resolve_now``)."""
     return _post_action(request, pk, lambda g, d: services.phase_resolve_now(game=g, actor=request.user, **d),
                         ReasonForm, success=_("The phase was resolved."))
 
@@ -493,7 +478,7 @@ class PublicLogFeed(Feed):
     subtitle = description
 
     def get_object(self, request, pk):
-        return visibility.game_or_404(None, pk)
+        return web.game_or_404(None, pk)
 
     def title(self, game):
         return game.title
@@ -535,6 +520,7 @@ class PublicLogFeed(Feed):
 
 
 def not_found(request, exception=None):
+    """The 404 page; API clients get the API's error shape."""
     if request.path_info.startswith("/api/"):  # API clients get the API's error shape, not an HTML page
         return JsonResponse({"errors": {"__all__": [_("Not found")]}, "code": "not_found"}, status=404)
     return render(request, "404.html", {"reason": str(exception) if exception else ""}, status=404)

@@ -401,3 +401,53 @@ def lobby_rows(games: Iterable[Game]) -> list[Game]:
 def lobby_games(user, *, module: str | None = None) -> list[Game]:
     """Every lobby game for ``user`` (:func:`lobby_queryset`) as :func:`lobby_rows`."""
     return lobby_rows(lobby_queryset(user, module=module).select_related("master__profile"))
+
+
+# -- viewer-scoped reads shared by the game page's panels (one load per page) ------------------------------
+
+
+def seat_orders(viewer: Any) -> list:
+    """Every version of ``viewer``'s own seat's orders in the game (:func:`orders`), by phase then version;
+    ``[]`` without a seat. Inside :func:`gm.core.page_memo.reading`, loaded once per page."""
+    if viewer.seat is None:
+        return []
+    return page_memo.remember(("seat_orders", viewer.game.pk, viewer.seat.pk),
+                              lambda: list(orders(viewer).filter(seat=viewer.seat)
+                                           .order_by("phase__ordinal", "version")))
+
+
+def own_orders(viewer: Any, phase: Phase) -> list:
+    """The versions of ``viewer``'s own seat's order in ``phase``, oldest first (:func:`orders`). Inside
+    :func:`gm.core.page_memo.reading`, taken from :func:`seat_orders` (one load for every phase's panels)."""
+    if page_memo.active() and viewer.seat is not None:
+        return [o for o in seat_orders(viewer) if o.phase_id == phase.pk]
+    return list(orders(viewer, phase).filter(seat=viewer.seat).order_by("version"))
+
+
+def full_log(viewer: Any) -> list | None:
+    """Inside :func:`gm.core.page_memo.reading`, for a viewer who sees everything (the master; anyone after the
+    game): every log entry of the game (:func:`log_entries`), oldest first — the log, the console's phase reports
+    and the resolution trace are cut from this one load. ``None`` otherwise: the caller queries what it needs."""
+    if not page_memo.active() or not viewer.sees_everything:
+        return None
+    return page_memo.remember(("full_log", viewer.game.pk),
+                              lambda: list(log_entries(viewer).order_by("created_at", "id")))
+
+
+def visible_log(viewer: Any, limit: int) -> list | None:
+    """Inside :func:`gm.core.page_memo.reading`: the newest ``limit`` log entries ``viewer`` may read
+    (:func:`log_entries`), oldest first — all of them (:func:`full_log`) for a viewer who sees everything. ``None``
+    outside."""
+    if not page_memo.active():
+        return None
+    every = full_log(viewer)
+    if every is not None:
+        page_memo.note(("log_complete", viewer.game.pk), True)
+        return every[-limit:]
+
+    def load() -> list:
+        newest = list(log_entries(viewer).order_by("-created_at", "-id")[:limit])
+        page_memo.note(("log_complete", viewer.game.pk), len(newest) < limit)
+        return newest[::-1]
+
+    return page_memo.remember(("visible_log", viewer.game.pk), load)

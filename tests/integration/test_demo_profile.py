@@ -36,7 +36,7 @@ def test_demo_environment_defaults():
     assert env["SITE_URL"] == "http://127.0.0.1:8123"
     assert env["GM_CELERY_LOG_LEVEL"] == "warning"
     assert env["GM_SERVE_MEDIA"] == "1"
-    assert "tests.modules.tally" in env["GM_EXTRA_MODULES"].split(",")
+    assert "tests.fake_games.tally" in env["GM_EXTRA_MODULES"].split(",")
     # What the caller sets wins.
     assert demo_environment(DEBUG="1", SITE_URL="https://gm.example.org")["DEBUG"] == "1"
 

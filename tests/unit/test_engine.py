@@ -67,7 +67,7 @@ class TestTallyEngine:
 
     @pytest.fixture
     def module(self):
-        from tests.modules.tally.module import MODULE
+        from tests.fake_games.tally.module import MODULE
 
         return MODULE
 

@@ -161,7 +161,7 @@ def _write(*, game: Game, phase: Phase, seats: list[Seat], seat: Seat, result: a
         if outcome is not None:
             events.append(Event("fm.victory", {"winner": winner, "players": [
                 by_id[sid].display_name for sid in outcome.winning_seats if sid in by_id]}))
-    entries = [core._log(game, phase, e, now) for e in events]
+    entries = [core.log_entry(game, phase, e, now) for e in events]
     if outcome is not None:
         entries.append(core.game_finish(game=game, outcome=outcome, phase=phase, now=now))
     LogEntry.objects.bulk_create(entries)

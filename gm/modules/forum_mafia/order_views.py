@@ -226,7 +226,7 @@ def order_panel(*, game: Game, viewer: visibility.Viewer, form: OrderForm | None
         return {"closed": str(exc), "notice": notice, "error": error, "game": game, "full_page": full_page}
     seat = viewer.seat
     options = form.options if form is not None else order_options_for(game=game, viewer=viewer, phase=phase)
-    versions = page_memo.own_orders(viewer, phase)
+    versions = visibility.own_orders(viewer, phase)
     current = versions[-1] if versions and versions[-1].payload is not None else None
     by_uid = {c["uid"]: c for c in options.get("cards", [])}
     if form is None:
@@ -444,7 +444,7 @@ def resolution_trace(viewer: visibility.Viewer) -> list[dict]:
     and spectators while the game runs: ``visibility.log_entries`` decides)."""
     if not viewer.sees_everything:
         return []  # the visibility layer never shows them master entries: no need to ask the database
-    every = page_memo.full_log(viewer)  # the game page: cut from its one load of the log
+    every = visibility.full_log(viewer)  # the game page: cut from its one load of the log
     if every is not None:
         # The query's order: newest phase first (PostgreSQL puts a missing phase first), then as written.
         entries = sorted((e for e in every
@@ -491,7 +491,7 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
                                       "kind": entry.kind})
     by_key = {p["key"]: p for p in phases}
     last: dict[int, Order] = {}
-    for order in page_memo.seat_orders(viewer):  # the game page's one load of the seat's orders
+    for order in visibility.seat_orders(viewer):  # the game page's one load of the seat's orders
         if order.phase.status == Phase.Status.RESOLVED:
             last[order.phase_id] = order
     names = page_memo.seat_names(viewer.game)

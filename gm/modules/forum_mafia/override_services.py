@@ -132,7 +132,7 @@ def game_setup_override(
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
-        core._require_master(game, actor)
+        core.require_master(game, actor)
         if game.module != "forum_mafia":
             raise ServiceError(_("This is not a forum Mafia game."), code="not_allowed")
         if game.status not in (Game.Status.DRAFT, Game.Status.SIGNUP) or game.phases.exists() or game.seats.exists():
@@ -173,7 +173,7 @@ def game_setup_override(
             seats.append(Seat.objects.create(game=game, user=player["user"], display_name=player["name"].strip(),
                                              position=position, alive=player.get("alive", True), data=data))
         mafia = [s.pk for s in seats if s.data["faction"] == MAFIA]
-        core._add_groups(game, {engine.MAFIA_GROUP: mafia})
+        core.add_groups(game, {engine.MAFIA_GROUP: mafia})
         for seat in seats:  # FM-3.1: each mafioso knows the others (his role card), as after a deal
             if seat.pk in mafia:
                 seat.data["mafia_seats"] = [other for other in mafia if other != seat.pk]
@@ -183,10 +183,10 @@ def game_setup_override(
                       "collection": collection.snapshot(), "collection_version": collection.version}
         game.started_at = now
         LogEntry.objects.create(game=game, visibility="public", kind="core.game_started", created_at=now)
-        phase = core._phase_open(game, PhaseSpec(start_kind, start_number),
+        phase = core.phase_open(game, PhaseSpec(start_kind, start_number),
                                  ordinal=start_ordinal(start_kind, start_number), now=now)
         game.save(update_fields=["state", "started_at", "status"])
-        core._audit(game=game, actor=actor, action="setup_override", phase=phase, now=now, data={
+        core.audit_write(game=game, actor=actor, action="setup_override", phase=phase, now=now, data={
             "start": f"{start_kind} {start_number}",
             "seats": [{"seat": s.pk, "name": s.display_name, "alive": s.alive,
                        **{k: s.data[k] for k in ("public_role", "secret_role") if k in s.data}} for s in seats],
@@ -205,7 +205,7 @@ def stalemate_extend(*, game: Game, actor, reason: str, clock: Clock = timezone.
 
     from .resolution import stalemate_count, stalemate_reset
 
-    core._require_master(game, actor)
+    core.require_master(game, actor)
     text = reason.strip() if isinstance(reason, str) else ""
     if not text or len(text) > 500:
         raise ServiceError({"reason": [_("Give a reason (at most 500 characters); it goes into the audit log.")]})
@@ -222,7 +222,7 @@ def stalemate_extend(*, game: Game, actor, reason: str, clock: Clock = timezone.
             raise ServiceError({"stalemate": [_(str(e.message)) for e in exc.errors]}) from None
         now = clock()
         game.save(update_fields=["state"])
-        LogEntry.objects.bulk_create([core._log(game, phase, e, now) for e in events])
-        core._audit(game=game, actor=actor, action="stalemate_reset", reason=text, phase=phase, now=now,
+        LogEntry.objects.bulk_create([core.log_entry(game, phase, e, now) for e in events])
+        core.audit_write(game=game, actor=actor, action="stalemate_reset", reason=text, phase=phase, now=now,
                     data={"count": count})
     return count

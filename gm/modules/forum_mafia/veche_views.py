@@ -336,7 +336,7 @@ def veche_panel(*, game: Game, viewer: visibility.Viewer, at: datetime | None = 
     accepting = (count["open"] and phase.status == Phase.Status.OPEN and not game.is_over
                  and (phase.deadline > now or game.paused_at is not None))
     if seat is not None and seat.alive and count["open"] and not game.is_over and day is None:
-        versions = page_memo.own_orders(viewer, phase)  # FM-5.6: the latest version counts
+        versions = visibility.own_orders(viewer, phase)  # FM-5.6: the latest version counts
         latest = versions[-1].payload if versions else None
         own = (latest if isinstance(latest, Mapping) else {}).get("vote")
         panel["current"] = describe_vote(own, names) if own else None

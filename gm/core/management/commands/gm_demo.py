@@ -16,9 +16,9 @@ Creates, if missing:
   has a choice to make: ``player1`` seer, ``player2`` the lone werewolf, ``player3`` robber, ``player4``
   troublemaker, ``player5`` drunk (a werewolf, a villager and the insomniac lie in the center).
 
-``tally`` and ``cardtest`` are developer test modules (``tests/modules/``), the only game modules so far; the demo
-needs ``GM_EXTRA_MODULES=tests.modules.tally,tests.modules.cardtest`` (``bin/demo`` sets it; without ``cardtest`` the
-deck-building demo game is skipped).
+``tally`` and ``cardtest`` are the fake game modules of the tests (``tests/fake_games/``); the demo needs
+``GM_EXTRA_MODULES=tests.fake_games.tally,tests.fake_games.cardtest`` (``bin/demo`` sets it; without ``cardtest``
+the deck-building demo game is skipped).
 
 Each demo game is created only if no demo game of its title exists, so running it again changes nothing (and an
 older demo database gets only the games added since). ``--reset`` deletes the demo games (and everything in them)
@@ -82,7 +82,7 @@ class Command(BaseCommand):
         except registry.UnknownModule:
             raise CommandError(
                 f"The game module “{MODULE}” is not loaded. The demo uses the developer test module: "
-                "set GM_EXTRA_MODULES=tests.modules.tally (bin/demo does this)."
+                "set GM_EXTRA_MODULES=tests.fake_games.tally (bin/demo does this)."
             ) from None
 
         with transaction.atomic():
@@ -260,5 +260,5 @@ class Command(BaseCommand):
         self.stdout.write(
             "Forum Mafia runs the whole game: signups, deck building, card play, role abilities, the Veche, the game "
             "thread with private messages and chat rooms, victory. “tally” and “cardtest” are developer test modules "
-            "(tests/modules/)."
+            "(tests/fake_games/)."
         )

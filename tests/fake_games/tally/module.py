@@ -1,4 +1,4 @@
-"""``tally``: a minimal game module used only by the tests (and the developer demo until forum Mafia exists).
+"""``tally``: a minimal game module used only by the tests and the developer demo.
 
 Each round every living seat secretly orders a number 0–9; at the deadline the total is published, each seat is
 told its own number, odd ring positions share a group, a seat that ordered 0 dies, and after ``rounds`` rounds the

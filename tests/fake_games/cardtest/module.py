@@ -1,6 +1,6 @@
 """``cardtest``: a test-only card game module: deck building (FM-4.5) then empty night/day phases.
 
-It exists so the ``cards`` app can be tested end to end before the forum Mafia module: roles come from the
+It tests the ``cards`` app end to end without the forum Mafia module: roles come from the
 ``roles`` option (``[[secret_role, public_role], ...]`` in ring order; default sheriff without public role).
 """
 from __future__ import annotations

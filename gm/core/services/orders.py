@@ -1,0 +1,208 @@
+"""DOC"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from ..engine import PhaseInfo, RuleViolation
+from ..models import Game, Order, Phase, Seat
+from .base import Clock, ServiceError, seat_info, violation_errors
+
+
+def _seat_for_order(phase: Phase, user) -> Seat:
+    if not user or not user.is_authenticated:
+        raise ServiceError(_("Log in to give orders."), code="forbidden")
+    seat = Seat.objects.filter(game_id=phase.game_id, user=user).first()
+    if seat is None:
+        raise ServiceError(_("You have no seat in this game."), code="forbidden")
+    return seat
+
+
+def phase_accepting_for_update(
+    *, game: Game, now: datetime, kind: str | None = None, number: int | None = None, wrong_stage: str = "",
+    late: str = "", phase_id: int | None = None,
+) -> Phase:
+    """Lock and return ``game``'s unresolved phase if it still accepts player input at ``now``.
+
+    Call inside ``transaction.atomic``. ``kind``/``number`` restrict it to one stage (e.g. ``deckbuilding``, or
+    ``night`` 1); a different or missing phase raises :class:`ServiceError` ``state`` with ``wrong_stage`` as the
+    message; a phase past its deadline (and a game not paused) or already resolving raises ``late`` (with the
+    ``late`` message if given). ``phase_id``: the phase the input was made for (named by its form or API body);
+    when that phase has ended, :func:`stale_refusal` (``stale``) — checked under the lock, before anything else.
+    """
+    if phase_id is not None:
+        named = (Phase.objects.select_for_update(of=("self",)).select_related("game")
+                 .filter(game_id=game.pk, pk=phase_id).first())
+        if named is None:
+            raise ServiceError({"phase": [_("This game has no phase with that id.")]})
+        if named.status != Phase.Status.OPEN:
+            raise stale_refusal(named)
+    phase = (Phase.objects.select_for_update(of=("self",)).select_related("game").filter(game_id=game.pk)
+             .exclude(status=Phase.Status.RESOLVED).first())
+    if phase is None or (kind is not None and phase.kind != kind) or (number is not None and phase.number != number):
+        raise ServiceError(wrong_stage or _("There is no open phase."), code="state")
+    try:
+        if phase.status != Phase.Status.OPEN:  # resolving: its deadline passed, or the master resolved it now
+            raise ServiceError(late or _("%(label)s is being resolved; nothing more can be submitted for it.")
+                               % {"label": phase.label}, code="late")
+        _check_not_late(phase, now)
+    except ServiceError:
+        if late:
+            raise ServiceError(late, code="late") from None
+        raise
+    return phase
+
+
+def _check_not_late(phase: Phase, now: datetime) -> None:
+    if phase.status != Phase.Status.OPEN:
+        raise stale_refusal(phase)
+    if phase.deadline <= now and phase.game.paused_at is None:
+        raise ServiceError(
+            _("The deadline of %(label)s has passed (%(deadline)s); nothing more can be submitted for it.")
+            % {"label": phase.label, "deadline": date_format(timezone.localtime(phase.deadline), "DATETIME_FORMAT")},
+            code="late",
+        )
+
+
+def stale_refusal(phase: Phase, *, subject: str = "order") -> ServiceError:
+    """The refusal of input meant for ``phase`` once it has ended (it is resolving or resolved): code ``stale``
+    (HTTP 409), a message naming it and the phase open now — "Night 1 has ended; Day 1 is open now — your order was
+    not saved." — and ``extra`` ``{"phase": <its id>, "open_phase": <the open phase's id or null>}`` for API
+    clients. ``subject``: ``"order"`` or ``"vote"`` (what the message says was not saved). Reads the open phase."""
+    current = (Phase.objects.filter(game_id=phase.game_id, status=Phase.Status.OPEN).exclude(pk=phase.pk)
+               .select_related("game").first())
+    params = {"phase": phase.label, "open": current.label if current is not None else ""}
+    if current is not None:
+        text = (_("%(phase)s has ended; %(open)s is open now — your vote was not saved.") if subject == "vote"
+                else _("%(phase)s has ended; %(open)s is open now — your order was not saved."))
+    else:
+        text = (_("%(phase)s has ended — your vote was not saved.") if subject == "vote"
+                else _("%(phase)s has ended — your order was not saved."))
+    return ServiceError({"phase": [text % params]}, code="stale",
+                        extra={"phase": phase.pk, "open_phase": current.pk if current is not None else None})
+
+
+def phase_named(*, game: Game, phase_id: Any, current: bool = True, subject: str = "order") -> Phase:
+    """The phase of ``game`` that a form or an API body names (``phase_id``: its id, an int or a decimal string).
+    Every order, vote and order-like write names the phase it was made for, so input made for a phase that has
+    since ended is refused instead of landing in the next one.
+
+    Raises :class:`ServiceError` ``invalid`` keyed ``phase`` when the id is missing, malformed or not one of
+    ``game``'s phases; with ``current`` (the default) also :func:`stale_refusal` (for ``subject``) when that phase is
+    no longer open.
+    This is a read without a lock, for a clear early answer (before a form is rebuilt for the phase); the write
+    services check again under the phase row lock (:func:`order_submit`, :func:`phase_accepting_for_update`)."""
+    if isinstance(phase_id, str) and phase_id.strip().isascii() and phase_id.strip().isdigit():
+        phase_id = int(phase_id.strip()) if len(phase_id.strip()) < 19 else -1  # -1: no such phase
+    if phase_id is None or phase_id == "":
+        raise ServiceError({"phase": [_("Name the phase this is for (its id); reload the page to get a form "
+                                        "for the open phase.")]})
+    if not isinstance(phase_id, int) or isinstance(phase_id, bool):
+        raise ServiceError({"phase": [_("The phase must be given by its id (a whole number).")]})
+    phase = (Phase.objects.select_related("game").filter(game_id=game.pk, pk=phase_id).first()
+             if 0 < phase_id < 2**63 else None)
+    if phase is None:
+        raise ServiceError({"phase": [_("This game has no phase with that id.")]})
+    if current and phase.status != Phase.Status.OPEN:
+        raise stale_refusal(phase, subject=subject)
+    return phase
+
+
+def _check_base_version(phase: Phase, seat: Seat, base_version: int | None) -> None:
+    """Refuse (``conflict``) an edit of order version ``base_version`` (0: no order yet) of ``seat`` in ``phase``
+    when a later version exists: the order was changed elsewhere since the form was loaded. ``None``: no check."""
+    if base_version is None:
+        return
+    latest = _next_version(phase, seat) - 1
+    if base_version != latest:
+        raise ServiceError({"version": [
+            _("Your order changed since this form was loaded (version %(latest)s now, the form edits version "
+              "%(base)s); look at it again — this change was not saved.") % {"latest": latest, "base": base_version}
+        ]}, code="conflict", extra={"version": latest})
+
+
+def _check_phase_accepts(phase: Phase, seat: Seat, now: datetime) -> None:
+    _check_not_late(phase, now)
+    if not seat.alive:
+        raise ServiceError(_("Dead characters give no orders."), code="not_allowed")
+    if phase.actors is not None and seat.pk not in phase.actors:
+        raise ServiceError(_("It is not your turn to act in %(label)s.") % {"label": phase.label}, code="not_allowed")
+
+
+def _next_version(phase: Phase, seat: Seat) -> int:
+    last = Order.objects.filter(phase=phase, seat=seat).order_by("-version").values_list("version", flat=True).first()
+    return (last or 0) + 1
+
+
+def _flood_check(game: Game, user, action: str, now: datetime) -> None:
+    from ..flood import check_seat_rate
+
+    check_seat_rate(game=game, user=user, action=action, now=now)
+
+
+def order_submit(*, phase: Phase, user, payload: Any, base_version: int | None = None,
+                 clock: Clock = timezone.now) -> Order:
+    """Store a new version of ``user``'s order for ``phase`` after the module validates it (FM-5.6).
+
+    ``phase`` is the phase the order was made for — the one the form or API body named (:func:`phase_named`), never
+    "whatever is open now": an order for a phase that has ended is refused with code ``stale`` (409, naming both
+    phases, :func:`stale_refusal`), so a form left open over a resolution saves nothing. ``payload`` is the module's
+    order shape (a JSON object). ``base_version``: the order version the form edits (0 for none), checked against
+    the latest one (``conflict`` when it changed since); ``None`` skips that check.
+
+    Raises :class:`ServiceError` with code ``stale`` (see above), ``late`` after the deadline, ``not_allowed`` for a
+    dead or out-of-turn seat, ``conflict`` (see ``base_version``), ``invalid`` (field errors) for an order the module
+    refuses. Nothing is stored on error.
+    """
+    if not isinstance(payload, Mapping):
+        raise ServiceError({"payload": [_("An order must be a JSON object.")]})
+    seat = _seat_for_order(phase, user)
+    with transaction.atomic():
+        phase = Phase.objects.select_for_update(of=("self",)).select_related("game").get(pk=phase.pk)
+        now = clock()
+        # Every seat, read under the phase lock: the validation needs them all, and the caller's is among them.
+        rows = list(Seat.objects.filter(game_id=phase.game_id).order_by("position"))
+        seat = next((s for s in rows if s.pk == seat.pk), None)
+        if seat is None:
+            raise ServiceError(_("You have no seat in this game."), code="forbidden")
+        _check_phase_accepts(phase, seat, now)
+        # Counted once the phase accepts it: a form left open over a resolution hears "ended", not "slow down".
+        _flood_check(phase.game, user, "order", now)
+        _check_base_version(phase, seat, base_version)
+        module = phase.game.game_module
+        info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+        try:
+            seats = [seat_info(s) for s in rows]
+            clean = module.validate_order(state=phase.game.state, phase=info, seat=seat_info(seat), payload=payload,
+                                          seats=seats)
+        except RuleViolation as exc:
+            raise ServiceError(violation_errors(exc)) from None
+        return Order.objects.create(
+            phase=phase, seat=seat, version=_next_version(phase, seat), payload=clean, submitted_by=user,
+            created_at=now,
+        )
+
+
+def order_withdraw(*, phase: Phase, user, base_version: int | None = None, clock: Clock = timezone.now) -> Order:
+    """Withdraw ``user``'s current order for ``phase`` (the phase named by the form or API body): a new version with
+    no payload. Same errors as :func:`order_submit` (``stale`` for a phase that has ended, ``conflict`` when
+    ``base_version`` is not the latest), and ``not_found`` without an order."""
+    seat = _seat_for_order(phase, user)
+    with transaction.atomic():
+        phase = Phase.objects.select_for_update(of=("self",)).select_related("game").get(pk=phase.pk)
+        now = clock()
+        _check_phase_accepts(phase, seat, now)
+        _flood_check(phase.game, user, "order", now)
+        _check_base_version(phase, seat, base_version)
+        current = Order.objects.filter(phase=phase, seat=seat).order_by("-version").first()
+        if current is None or current.payload is None:
+            raise ServiceError(_("You have no order to withdraw."), code="not_found")
+        return Order.objects.create(
+            phase=phase, seat=seat, version=current.version + 1, payload=None, submitted_by=user, created_at=now
+        )

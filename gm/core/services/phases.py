@@ -1,0 +1,214 @@
+"""DOC"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F, Q
+from django.db.models.expressions import RawSQL
+from django.utils import timezone
+
+from ..models import Game, LogEntry, Phase
+from .base import Clock, latest_orders, task
+from .resolution import canonical_json, phase_snapshot, resolution_apply, resolution_data, run_engine
+from .review import hold, publish_due
+
+logger = logging.getLogger("gm.resolution")
+deadline_logger = logging.getLogger("gm.deadlines")
+
+
+def phase_claim(*, phase_id: int, clock: Clock = timezone.now, early: bool = False) -> uuid.UUID | None:
+    """Compare-and-set ``open → resolving`` for a due phase of a running, unpaused game.
+
+    Returns the claim token, or ``None`` when another worker got there first, the phase is not due (unless
+    ``early``, used by "resolve now") or the game is paused.
+    """
+    now = clock()
+    token = uuid.uuid4()
+    # The status test must stay on the updated table itself: a join on ``game__…`` makes Django write
+    # ``WHERE id IN (SELECT … status='open')``, and PostgreSQL does not re-check that subquery against the row
+    # version a concurrent claimer just committed, so a late claimer could re-open a resolved phase.
+    live_games = Game.objects.filter(paused_at__isnull=True, status__in=[Game.Status.RUNNING, Game.Status.SETUP])
+    qs = Phase.objects.filter(pk=phase_id, status=Phase.Status.OPEN, game_id__in=live_games.values("pk"))
+    if not early:
+        qs = qs.filter(deadline__lte=now)
+    claimed = qs.update(status=Phase.Status.RESOLVING, claim_token=token, claimed_at=now, claims=F("claims") + 1)
+    return token if claimed else None
+
+
+def phase_reclaim(*, phase_id: int, clock: Clock = timezone.now) -> uuid.UUID | None:
+    """Take over a phase left ``resolving`` for more than ``GM_RESOLVING_TIMEOUT`` seconds (its worker died).
+
+    Compare-and-set on the old claim time; returns the new token or ``None``.
+    """
+    now = clock()
+    token = uuid.uuid4()
+    stale_before = now - timedelta(seconds=settings.GM_RESOLVING_TIMEOUT)
+    claimed = Phase.objects.filter(pk=phase_id, status=Phase.Status.RESOLVING, claimed_at__lte=stale_before).update(
+        claim_token=token, claimed_at=now, claims=F("claims") + 1
+    )
+    if claimed:
+        deadline_logger.warning("phase reclaimed", extra={"phase": phase_id})
+    return token if claimed else None
+
+
+class _QueryCounter:
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += 1
+        return execute(sql, params, many, context)
+
+
+def _phase_write_resolved(phase: Phase, *, result_json: str) -> None:
+    """Save a resolved ``phase``'s ``state``, ``status``, ``resolved_at``, ``result_digest`` and ``result``;
+    ``result_json`` is ``phase.result`` already encoded as JSON (on PostgreSQL sent as it is)."""
+    if connection.vendor != "postgresql":
+        phase.save(update_fields=["state", "status", "resolved_at", "result_digest", "result"])
+        return
+    Phase.objects.filter(pk=phase.pk).update(
+        state=RawSQL("%s::jsonb", [json.dumps(phase.state, ensure_ascii=False)]), status=phase.status,
+        resolved_at=phase.resolved_at, result_digest=phase.result_digest,
+        result=RawSQL("%s::jsonb", [result_json]))
+
+
+def _game_write(game: Game, before: Mapping[str, Any]) -> None:
+    """Save a resolved ``game``'s ``state``, ``status``, ``finished_at`` and ``outcome``; ``before`` is the state
+    it was loaded with. On PostgreSQL, when the module's ``constant_state_keys`` (the card collection: most of the
+    state) are unchanged, they are kept in the row and only the other keys are sent; otherwise a plain ``save``."""
+    constant = game.game_module.constant_state_keys
+    state = game.state
+    if connection.vendor != "postgresql" or not constant or any(
+            (k in state) != (k in before) or state.get(k) != before.get(k) for k in constant):
+        game.save(update_fields=["state", "status", "finished_at", "outcome"])
+        return
+    table = connection.ops.quote_name(Game._meta.db_table)
+    kept = [k for k in constant if k in state]
+    rest = {k: v for k, v in state.items() if k not in constant}
+    Game.objects.filter(pk=game.pk).update(
+        state=RawSQL(f"(SELECT coalesce(jsonb_object_agg(c.key, c.value), '{{}}'::jsonb) "
+                     f"FROM jsonb_each({table}.state) AS c WHERE c.key = ANY(%s)) || %s::jsonb",
+                     [kept, json.dumps(rest, ensure_ascii=False)]),
+        status=game.status, finished_at=game.finished_at, outcome=game.outcome)
+
+
+def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.now) -> Phase | None:
+    """Resolve a phase this worker has claimed with ``token``, in one transaction.
+
+    Locks the phase row, checks the claim is still this worker's, runs the module engine on the seats' state
+    and the last order versions, writes the log, seat changes and game state, marks the phase ``resolved``, and
+    opens the next phase (or finishes the game). Returns the resolved phase, or ``None`` if the claim was lost
+    (nothing is written then). Emits one structured log line (game, phase, duration, query count).
+    """
+    started = time.perf_counter()
+    counter = _QueryCounter()
+    with connection.execute_wrapper(counter), transaction.atomic():
+        phase = Phase.objects.select_for_update().get(pk=phase_id)
+        if phase.status != Phase.Status.RESOLVING or phase.claim_token != token:
+            return None
+        game = Game.objects.select_for_update().get(pk=phase.game_id)
+        if game.is_over:  # defence in depth: nothing resolves in a finished or aborted game
+            return None
+        now = clock()
+        # Locked so that an optimistic seat edit (Hand reorder) can't commit between this read and our write.
+        seats = list(game.seats.select_for_update().order_by("position"))
+        orders = latest_orders(phase, seats)
+        snapshot = phase_snapshot(game, seats)
+        result = run_engine(game=game, phase=phase, snapshot=snapshot, orders=orders)
+        if game.review_results:  # review before publishing: stored now, applied when published (gm.core.review)
+            return hold(game=game, phase=phase, snapshot=snapshot, result=result, orders=len(orders), now=now)
+        phase.state = snapshot
+        phase.status = Phase.Status.RESOLVED
+        phase.resolved_at = now
+        stored = resolution_data(result, game.game_module.constant_state_keys)
+        body = canonical_json(stored)  # hashed, and on PostgreSQL stored as it is (not encoded twice)
+        phase.result_digest = hashlib.sha256(body.encode()).hexdigest()
+        phase.result = stored
+        _phase_write_resolved(phase, result_json=body)
+
+        def trace() -> LogEntry:
+            # Written with the resolution's other entries: the duration runs up to that insert (engine and apply).
+            duration_ms = round((time.perf_counter() - started) * 1000, 1)
+            return LogEntry(game=game, phase=phase, visibility="master", kind="core.trace",
+                            data={"duration_ms": duration_ms, "orders": len(orders), "claims": phase.claims},
+                            created_at=now)
+
+        before = game.state
+        resolution_apply(game=game, phase=phase, seats=seats, result=result, now=now, trace=trace)
+        _game_write(game, before)
+        task("gm.core.tasks.phase_notify_task").delay_on_commit(phase.pk)
+    logger.info(
+        "phase resolved",
+        extra={"game": game.pk, "phase": phase.pk, "ordinal": phase.ordinal, "kind": phase.kind,
+               "duration_ms": round((time.perf_counter() - started) * 1000, 1), "queries": counter.count,
+               "orders": len(orders), "events": len(result.events)},
+    )
+    return phase
+
+
+def phase_resolve_due(*, phase_id: int, clock: Clock = timezone.now) -> Phase | None:
+    """Claim ``phase_id`` if it is due and resolve it; ``None`` if it was not ours to resolve."""
+    token = phase_claim(phase_id=phase_id, clock=clock)
+    if token is None:
+        return None
+    return phase_resolve(phase_id=phase_id, token=token, clock=clock)
+
+
+@dataclass
+class SweepReport:
+    """What one sweep did: ids of phases it ``resolved``, ``reclaimed`` from dead workers, flagged ``overdue``, and
+    whose held result it ``published`` (review before publishing, ``gm.core.review``)."""
+
+    resolved: list[int] = field(default_factory=list)
+    reclaimed: list[int] = field(default_factory=list)
+    overdue: list[int] = field(default_factory=list)
+    published: list[int] = field(default_factory=list)
+
+
+def phases_sweep(*, clock: Clock = timezone.now, limit: int = 100) -> SweepReport:
+    """The periodic deadline sweep (beat, every ``GM_SWEEP_INTERVAL`` seconds).
+
+    Flags phases more than ``GM_OVERDUE_AFTER`` seconds past their deadline (an error log line and
+    ``Phase.overdue_at``, shown on the master's page), reclaims phases stuck in ``resolving``, and claims and
+    resolves every due phase, and publishes held results whose auto-publish time has passed, at most ``limit`` of
+    each per sweep.
+    """
+    report = SweepReport()
+    now = clock()
+    live = Q(game__paused_at__isnull=True, game__status__in=[Game.Status.RUNNING, Game.Status.SETUP])
+    overdue_before = now - timedelta(seconds=settings.GM_OVERDUE_AFTER)
+    for phase in Phase.objects.filter(
+        live, status__in=[Phase.Status.OPEN, Phase.Status.RESOLVING], deadline__lte=overdue_before,
+        overdue_at__isnull=True,
+    ).select_related("game")[:limit]:
+        if Phase.objects.filter(pk=phase.pk, overdue_at__isnull=True).update(overdue_at=now):
+            report.overdue.append(phase.pk)
+            deadline_logger.error(
+                "phase overdue",
+                extra={"game": phase.game_id, "phase": phase.pk, "status": phase.status,
+                       "overdue_seconds": round((now - phase.deadline).total_seconds(), 1)},
+            )
+    stale_before = now - timedelta(seconds=settings.GM_RESOLVING_TIMEOUT)
+    for phase_id in Phase.objects.filter(status=Phase.Status.RESOLVING, claimed_at__lte=stale_before).values_list(
+        "pk", flat=True
+    )[:limit]:
+        token = phase_reclaim(phase_id=phase_id, clock=clock)
+        if token is not None and phase_resolve(phase_id=phase_id, token=token, clock=clock) is not None:
+            report.reclaimed.append(phase_id)
+    for phase_id in Phase.objects.filter(live, status=Phase.Status.OPEN, deadline__lte=now).order_by(
+        "deadline"
+    ).values_list("pk", flat=True)[:limit]:
+        if phase_resolve_due(phase_id=phase_id, clock=clock) is not None:
+            report.resolved.append(phase_id)
+    report.published = publish_due(clock=clock, limit=limit)
+    return report

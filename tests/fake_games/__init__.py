@@ -1,0 +1,1 @@
+"""Fake game modules for the tests and the developer demo (``tally``, ``cardtest``), registered by tests/settings.py."""
