@@ -648,7 +648,7 @@ def committed(card_collection):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: two real concurrent transactions")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(services, "schedule_deadline", lambda phase, *, now: None)
+        patch.setattr("gm.core.services.base.schedule_deadline", lambda phase, *, now: None)
         yield
 
 
