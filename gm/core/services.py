@@ -32,7 +32,18 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from . import registry, signals
-from .engine import Event, Outcome, PhaseInfo, PhaseSpec, PrivateSent, Resolution, RuleViolation, SeatInfo, phase_rng
+from .engine import (
+    Event,
+    Outcome,
+    PhaseInfo,
+    PhaseSpec,
+    PrivateSent,
+    Resolution,
+    RuleViolation,
+    SeatInfo,
+    phase_random,
+    phase_rng,
+)
 from .models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Post, PostPrivate, PostRevision, Seat
 
 logger = logging.getLogger("gm.resolution")
@@ -927,7 +938,7 @@ def run_engine(*, game: Game, phase: Phase, snapshot: Mapping[str, Any], orders:
     constant = {k: game.state[k] for k in game.game_module.constant_state_keys if k in game.state}
     return game.game_module.resolve(
         state={**constant, **snapshot["game"]}, phase=info, seats=seats, orders=orders,
-        rng=random.Random(phase.rng_seed),
+        rng=phase_random(phase.rng_seed, snapshot.get("dice")),
     )
 
 
@@ -962,6 +973,8 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         seats = list(game.seats.select_for_update().order_by("position"))
         orders = _latest_orders(phase, seats)
         snapshot = phase_snapshot(game, seats)
+        if (phase.state or {}).get("dice"):  # fixed dice (``interventions.phase_dice_fix``) go into the input
+            snapshot["dice"] = phase.state["dice"]
         result = run_engine(game=game, phase=phase, snapshot=snapshot, orders=orders)
         if game.review_results:  # review before publishing: stored now, applied when published (gm.core.review)
             from .review import hold
