@@ -15,7 +15,7 @@ class Policy:
     ordinal, deadline, phase_id)`` method (a :class:`Client` subclass); the rest has defaults:
 
     * ``min_players`` / ``max_players`` / ``default_players`` — the table sizes the command accepts;
-    * ``death_kinds`` — log entry kinds whose ``data["player"]`` names a death (the summary's deaths per phase);
+    * ``death_kinds`` — log entry kinds of a death (the summary's deaths per phase), :meth:`death_name` the name;
     * ``draw_rule`` — the rule ID a draw ends by, shown in the summary;
     * :meth:`seat` — the bots take their seats (default: ``POST /api/games/<id>/join/`` with their names);
     * :meth:`dispatch` — the bots' work for one phase (default: every living actor plays it; now and then one
@@ -35,6 +35,10 @@ class Policy:
         """Create the game through the services and open its signup (the master's side); phases last about
         ``deadline`` seconds. Returns the Django ``Game``."""
         raise NotImplementedError
+
+    def death_name(self, data: dict) -> str:
+        """The dead player named by the data of a ``death_kinds`` log entry (default: its ``player``)."""
+        return str(data.get("player", "?"))
 
     def make_bot(self, **kwargs: Any) -> Client:
         """One bot (``base_url``, ``game_id``, ``index``, ``token``, ``rng``, ``tally``)."""

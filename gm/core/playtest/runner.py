@@ -267,7 +267,8 @@ def play_game(*, game: str, base_url: str, players: int, seed: int, deadline: fl
     game_obj.refresh_from_db()
     report.winners = list((game_obj.outcome or {}).get("winners") or [])
     report.draw = bool((game_obj.outcome or {}).get("draw"))
-    report.phases = collect_phases(game_obj, hits=killer.hits if killer else None, death_kinds=policy.death_kinds)
+    report.phases = collect_phases(game_obj, hits=killer.hits if killer else None, death_kinds=policy.death_kinds,
+                                   death_name=policy.death_name)
     report.kills = sum(p.kills for p in report.phases)
     report.failures += check_exactly_once(report, killed=killer is not None)
     report.failures += tally.failures
@@ -290,9 +291,10 @@ def _wait_resolved(phase, *, timeout: float) -> None:
         time.sleep(0.02)
 
 
-def collect_phases(game, hits: Counter | None = None, death_kinds: tuple[str, ...] = ()) -> list[PhaseReport]:
+def collect_phases(game, hits: Counter | None = None, death_kinds: tuple[str, ...] = (),
+                   death_name: Callable[[dict], str] | None = None) -> list[PhaseReport]:
     """Every phase of ``game`` as the database holds it after the game; deaths from the log entries of
-    ``death_kinds`` (their ``data["player"]``)."""
+    ``death_kinds``, named by ``death_name(data)`` (default: ``data["player"]``)."""
     from django.db.models import Count
     from django.utils import translation
 
@@ -304,7 +306,8 @@ def collect_phases(game, hits: Counter | None = None, death_kinds: tuple[str, ..
         entries[(phase_id, kind)] = n
     deaths: dict[int, list[str]] = {}
     for phase_id, data in LogEntry.objects.filter(game=game, kind__in=death_kinds).values_list("phase_id", "data"):
-        deaths.setdefault(phase_id, []).append(str((data or {}).get("player", "?")))
+        data = data or {}
+        deaths.setdefault(phase_id, []).append(death_name(data) if death_name else str(data.get("player", "?")))
     orders = dict(Order.objects.filter(phase__game=game).values_list("phase_id")
                   .annotate(n=Count("seat_id", distinct=True)).values_list("phase_id", "n"))
     out = []

@@ -468,6 +468,17 @@ class OnuwModule(GameModule):
             params["names"] = ", ".join(who(s) for s in data["seats"]) or "—"
         return super().render_event(kind, params)
 
+    # -- the module kit ---------------------------------------------------------------------------------------
+    def order_options(self, *, game, viewer):
+        from .options import order_options
+
+        return order_options(game=game, viewer=viewer)
+
+    def bot_policy(self):
+        from .bots import OnuwPolicy
+
+        return OnuwPolicy()
+
 
 def _final_row(name: str, row: Mapping[str, Any], copy: str | None) -> str:
     """One seat of the final reveal line (ON-5): "Boris: dealt Werewolf → ended Robber (village, lost)"; entries
