@@ -53,3 +53,17 @@ def test_gm_playtest_plays_an_onuw_game_to_a_winner(stack):
     games = list(Game.objects.filter(module="onuw"))
     assert len(games) == 2 and all(g.status == Game.Status.FINISHED and g.outcome for g in games)
     assert "requests accepted: " in text and "order " in text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--game", "nope"], "Unknown game 'nope'; games with bots: forum_mafia, onuw."),
+    (["--game", "pig"], "No bots: the game 'pig' has no playtest bots."),
+    (["--game", "onuw", "--players", "11"], "--players must be between 3 and 10."),
+    (["--players", "4"], "--players must be between 5 and 40."),
+])
+def test_gm_playtest_refuses_a_game_without_bots_or_a_bad_table(args, message):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError) as refused:
+        call_command("gm_playtest", *args, stdout=StringIO())
+    assert str(refused.value) == message
