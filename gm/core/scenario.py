@@ -574,7 +574,8 @@ class ScenarioRunner:
         played = Played()
         if player is not None:
             self.submit(phase, player, payload, played.refused)
-            actors = set(phase.actors or self.game.seats.filter(alive=True).values_list("pk", flat=True))
+            actors = set(phase.actors if phase.actors is not None
+                         else self.game.seats.filter(alive=True).values_list("pk", flat=True))
             ordered = set(Order.objects.filter(phase=phase, seat_id__in=actors).values_list("seat_id", flat=True))
             if actors - ordered:
                 return played
