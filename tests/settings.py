@@ -11,7 +11,7 @@ os.environ.setdefault("GM_BROKER_DIR", os.path.join(tempfile.gettempdir(), "gm-t
 from gm.settings import *  # noqa: E402,F403
 from gm.settings import GM_EXTRA_MODULES, INSTALLED_APPS  # noqa: E402
 
-TEST_MODULES = ["tests.fake_games.tally", "tests.fake_games.cardtest"]
+TEST_MODULES = ["tests.fake_games.tally", "tests.fake_games.cardtest", "tests.fake_games.pig"]
 GM_EXTRA_MODULES = [*GM_EXTRA_MODULES, *(m for m in TEST_MODULES if m not in GM_EXTRA_MODULES)]
 INSTALLED_APPS = [*INSTALLED_APPS, *(m for m in TEST_MODULES if m not in INSTALLED_APPS)]
 

@@ -432,6 +432,60 @@ class GameModule:
         except (KeyError, TypeError, ValueError):
             return str(template)
 
+    # -- the module kit: order options and playtest bots (shell) -------------------------------------------
+    def order_options(self, *, game: Any, viewer: Any) -> dict | None:
+        """Shell hook: what ``viewer`` (a ``gm.core.visibility.Viewer``) may order now in ``game`` (the Django model),
+        served by ``GET /api/games/<id>/order-options/`` as JSON. The shape every module returns (more keys allowed,
+        e.g. forum Mafia's ``cards``, ``hand``, ``sleeve``, ``abilities``):
+
+        * ``phase`` (int) — the id of the open phase the options are for: name it as ``phase`` in the order;
+        * ``can_order`` (bool) and ``why_not`` (text in the active language, ``""`` when he can order);
+        * ``targets`` — ``[{"id": seat id, "name": str}]``: the seats he may name now;
+        * ``choices`` — optional: ``[{"key": str, "label": str, "payload": {...}}]``, every legal order as a whole
+          payload for ``POST /api/games/<id>/orders/`` (modules whose orders are a short list of choices).
+
+        May raise a DRF ``APIException`` (403 without a living seat, 409 when no phase takes his orders), which
+        the API answers as it says. ``None``: this game offers no order options (the API answers 404).
+        Default: ``None``."""
+        return None
+
+    def bot_policy(self) -> Any:
+        """Shell hook: the playtest bots of this game (``manage.py gm_playtest --game <slug>``), an instance of
+        ``gm.core.playtest.Policy``; ``None``: the game has no bots. Default: ``None``."""
+        return None
+
+
+class FixedDice(random.Random):
+    """The seeded RNG of a phase whose next die rolls are fixed (scenario files' ``dice:``, a master's forced dice).
+
+    A die is a call ``randint(1, sides)``: each such call takes the next value of ``dice`` while any is left, then
+    falls back to the seeded stream. Every other draw (``shuffle``, ``choice``, ``random``…) comes from the seed as
+    with a plain ``random.Random(seed)``, so fixing dice changes nothing else. ``fixed`` counts the dice taken from
+    the list, ``seeded`` the dice rolled after it ran out. Raises ``ValueError`` when a fixed value is not in
+    ``[a, b]`` (a die of that size can't show it)."""
+
+    def __init__(self, seed: Any = None, dice: Sequence[int] = ()):
+        super().__init__(seed)
+        self.queued = [int(d) for d in dice]
+        self.fixed = 0
+        self.seeded = 0
+
+    def randint(self, a: int, b: int) -> int:
+        if self.queued:
+            value = self.queued.pop(0)
+            if not a <= value <= b:
+                raise ValueError(f"fixed die {value} is not between {a} and {b}")
+            self.fixed += 1
+            return value
+        self.seeded += 1
+        return super().randint(a, b)
+
+
+def phase_random(seed: int, dice: Sequence[int] | None = None) -> random.Random:
+    """The RNG handed to ``resolve`` for a phase seeded ``seed``: a plain ``random.Random(seed)``, or a
+    :class:`FixedDice` when the phase carries fixed ``dice`` (kept in its stored input, so a replay rolls the same)."""
+    return FixedDice(seed, dice) if dice else random.Random(seed)
+
 
 def phase_rng(game_seed: int, ordinal: int) -> int:
     """The RNG seed of phase ``ordinal`` of a game seeded ``game_seed``: a deterministic 63-bit integer, so a

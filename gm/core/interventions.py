@@ -236,3 +236,32 @@ def phase_preview(*, game: Game, actor) -> Preview:
     orders = services.latest_orders(phase, seats)
     result = services.run_engine(game=game, phase=phase, snapshot=services.phase_snapshot(game, seats), orders=orders)
     return Preview(phase=phase, orders=orders, result=result)
+
+
+#: The most dice one phase may have fixed in advance.
+MAX_FIXED_DICE = 200
+
+
+def phase_dice_fix(*, game: Game, actor, dice: Any, reason: str, clock: Clock = timezone.now) -> Phase:
+    """Fix the next die rolls of the open phase (master only; audited as ``dice_fix``): ``dice`` is a list of whole
+    numbers 1–100 (an empty list clears them), kept in the phase's ``state`` as ``dice`` and handed to the engine at
+    resolution through :func:`gm.core.engine.phase_random`, so the phase's stored input replays with the same rolls.
+    Raises :class:`ServiceError` ``forbidden``, ``invalid`` (no reason, not a list of die faces, too many),
+    ``state`` (no open phase, the game not running). Returns the phase."""
+    services._require_master(game, actor)
+    reason = _reason(reason)
+    if (not isinstance(dice, list) or len(dice) > MAX_FIXED_DICE
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 100 for d in dice)):
+        raise ServiceError({"dice": [_("Give the dice as a list of whole numbers from 1 to 100 (at most %(n)s).")
+                                     % {"n": MAX_FIXED_DICE}]})
+    with transaction.atomic():
+        phase = Phase.objects.select_for_update().filter(game_id=game.pk, status=Phase.Status.OPEN).first()
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if phase is None or game.is_over or game.status not in (Game.Status.RUNNING, Game.Status.SETUP):
+            raise ServiceError(_("Dice can be fixed only while a phase is open."), code="state")
+        now = clock()
+        phase.state = {**(phase.state or {}), "dice": list(dice)}
+        phase.save(update_fields=["state"])
+        services._audit(game=game, actor=actor, action="dice_fix", reason=reason, phase=phase, now=now,
+                        data={"dice": list(dice)})
+        return phase

@@ -394,4 +394,5 @@ AUDIT_ACTIONS = {
     "review_mode": _("result review changed"),
     "reminder": _("deadline reminder changed"),
     "account_deleted": _("player deleted his account: replace his seat"),
+    "dice_fix": _("dice fixed"),
 }

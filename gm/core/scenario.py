@@ -12,8 +12,11 @@ A runner is called as ``runner(data, name=<file stem>)`` with the parsed file (a
 and returns a :class:`ScenarioRun`. It builds the game only through the site's services and raises
 :class:`ScenarioError` for anything wrong with the file. The core knows nothing game-specific.
 
-Helpers for runners: :func:`check_keys`, :func:`parse_phase_label`, :func:`phase_label`, :func:`resolve_at_deadline`,
-:func:`entry_matches`, :func:`scenario_user`.
+Every module's runner subclasses :class:`ScenarioRunner` (parse, build, submit through the services, resolve through
+the deadline entry point, check the expectations, fixed dice), with two kinds of step: a whole phase of simultaneous
+orders (``STEP_PHASE``) and one move or answer of one player (``STEP_MOVE``, turn-based games). Helpers for runners:
+:func:`check_keys`, :func:`parse_phase_label`, :func:`parse_dice`, :func:`phase_label`, :func:`resolve_at_deadline`,
+:func:`entry_matches`, :func:`scenario_user`. ``docs/scenarios.md`` documents the runner API.
 """
 from __future__ import annotations
 
@@ -416,3 +419,268 @@ def scenario_user(username: str, display_name: str, *, host: bool = False):
 def unique_username(prefix: str) -> str:
     """``<prefix>-<8 random hex digits>``."""
     return f"{prefix}-{secrets.token_hex(4)}"
+
+
+def parse_dice(value: Any, *, place: str, faces: int = 6) -> list[int]:
+    """A step's ``dice``: a non-empty list of whole numbers 1…``faces``. Raises :class:`ScenarioError`."""
+    if (not isinstance(value, list) or not value
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= faces for d in value)):
+        raise ScenarioError(place, f"expected a list of die faces 1–{faces}, got {show(value)}")
+    return list(value)
+
+
+#: The kinds of scenario step: a whole phase of simultaneous orders, resolved at its deadline; or one move or answer
+#: of one player (turn-based games), after which the open phase closes once every actor has answered.
+STEP_PHASE = "phase"
+STEP_MOVE = "move"
+
+
+@dataclass
+class Played:
+    """What one step did: the ``phases`` it resolved (in order) and the lines ``refused`` at submission (each a dict
+    with at least ``player`` and ``message``; a module adds what identifies the line)."""
+
+    phases: list = field(default_factory=list)
+    refused: list[dict] = field(default_factory=list)
+
+
+class ScenarioRunner:
+    """The base of every game module's scenario runner: ``Runner(data, name).run()`` checks the whole file, builds
+    the game, plays each step through the site's services and checks its ``expect``.
+
+    A subclass sets ``module`` (the game's slug) and implements the hooks:
+
+    * :meth:`parse` — check the whole file (raise :class:`ScenarioError`) and set ``self.steps``; a step is a dict
+      or an object with ``index`` (1-based) and a label (``phase`` key or ``label`` attribute) used in failures;
+    * :meth:`build` — create the game through the services, set ``self.game``, ``self.master`` and ``self.seats``
+      (display name → ``Seat`` with its user);
+    * :meth:`submit_step` — a whole-phase step's orders into the open ``phase`` (use :meth:`submit`); returns the
+      refused lines;
+    * :meth:`move_payload` — a move step's ``(player name, order payload)`` (``None`` player: only the deadline
+      passes);
+    * :meth:`check` — the step's ``expect`` against the database (use :meth:`fail`).
+
+    Shared: :meth:`run` (the exception note naming the step), :meth:`play` (by :meth:`step_kind`),
+    :meth:`expect_open` (the step's ``phase`` must be the open one), :meth:`submit` (``order_submit`` with the
+    phase's opening as the clock), :meth:`resolve` (the deadline entry point), fixed dice (:meth:`step_dice`: fixed
+    through ``interventions.phase_dice_fix`` before the phase resolves, their use checked afterwards by re-running
+    the engine on the phase's stored input, key ``dice``) and the log checks (:meth:`check_log`).
+    """
+
+    module: str = ""
+    #: Log lines shown in a failure report at most.
+    shown_entries = 20
+
+    def __init__(self, data: Mapping[str, Any], name: str):
+        self.data = data
+        self.name = name
+        self.failures: list[Failure] = []
+        self.steps: list = []
+        self.game: Any = None
+        self.master: Any = None
+        self.seats: dict[str, Any] = {}
+        self.parse()
+
+    # -- hooks ------------------------------------------------------------------------------------------------
+    def parse(self) -> None:
+        """Check the whole file and set ``self.steps``; raise :class:`ScenarioError` naming the place."""
+        raise NotImplementedError
+
+    def build(self) -> Any:
+        """Create the game through the services; set ``self.game``, ``self.master`` and ``self.seats``."""
+        raise NotImplementedError
+
+    def step_kind(self, step: Any) -> str:
+        """:data:`STEP_PHASE` (default) or :data:`STEP_MOVE`."""
+        return STEP_PHASE
+
+    def step_phase(self, step: Any) -> tuple[str, int] | None:
+        """The ``(kind, number)`` a whole-phase step names, checked against the open phase; ``None``: not checked.
+        Default: the step's ``phase`` key parsed as a label."""
+        label = step.get("phase") if isinstance(step, Mapping) else getattr(step, "phase", None)
+        if isinstance(label, tuple):
+            return label
+        return parse_phase_label(label, place=f"step {self.step_index(step)}, key phase") if label else None
+
+    def step_dice(self, step: Any) -> list[int] | None:
+        """The dice the step fixes (``dice:``), or ``None``. Default: the step's ``dice`` key or attribute."""
+        return step.get("dice") if isinstance(step, Mapping) else getattr(step, "dice", None)
+
+    def submit_step(self, phase: Any, step: Any) -> list[dict]:
+        """Submit a whole-phase step's orders into ``phase``; return the refused lines."""
+        raise NotImplementedError
+
+    def move_payload(self, step: Any) -> tuple[str | None, Any]:
+        """A move step's player name and order payload; ``(None, None)`` when the step lets the deadline pass."""
+        raise NotImplementedError
+
+    def check(self, step: Any, played: Played) -> None:
+        """Check the step's ``expect``; record each failure with :meth:`fail`."""
+        raise NotImplementedError
+
+    # -- running ------------------------------------------------------------------------------------------------
+    def run(self) -> ScenarioRun:
+        """Build the game and play every step; an unexpected exception carries a note naming the step."""
+        self.build()
+        for step in self.steps:
+            try:
+                played = self.play(step)
+                self.check(step, played)
+                self.check_dice(step, played)
+            except ScenarioError:
+                raise
+            except Exception as exc:
+                exc.add_note(f"in step {self.step_index(step)} ({self.step_label(step)})")
+                raise
+        return ScenarioRun(game=self.game, failures=self.failures)
+
+    def play(self, step: Any) -> Played:
+        """Play one step by its kind and return what it did (the game refreshed)."""
+        if self.step_kind(step) == STEP_MOVE:
+            played = self.play_move(step)
+        else:
+            played = self.play_phase(step)
+        self.game.refresh_from_db()
+        return played
+
+    def play_phase(self, step: Any) -> Played:
+        """A whole phase: its orders, then the deadline (unless something already closed it, e.g. an instant
+        ability that ended the game)."""
+        phase = self.expect_open(step)
+        self.fix_dice(phase, step)
+        played = Played(refused=list(self.submit_step(phase, step)))
+        phase.refresh_from_db()
+        if phase.status == "open":
+            played.phases.append(self.resolve(phase))
+        else:
+            played.phases.append(phase)
+        return played
+
+    def play_move(self, step: Any) -> Played:
+        """One move or answer of one player into the open phase; the phase closes through the deadline entry point
+        once every actor has an order in it (or at once for a ``deadline`` step), and the engine goes on by itself
+        to the next phase that waits for a player."""
+        from .models import Order
+
+        phase = self.open_phase()
+        if phase is None:
+            raise ScenarioError(f"step {self.step_index(step)}", "no phase is open (the game is over)")
+        wanted = self.step_phase(step)
+        if wanted is not None and (phase.kind, phase.number) != wanted:
+            raise ScenarioError(f"step {self.step_index(step)}, key phase",
+                                f"the open phase is {phase_label(phase)}, not {wanted[0]} {wanted[1]}")
+        self.fix_dice(phase, step)
+        player, payload = self.move_payload(step)
+        played = Played()
+        if player is not None:
+            self.submit(phase, player, payload, played.refused)
+            actors = set(phase.actors if phase.actors is not None
+                         else self.game.seats.filter(alive=True).values_list("pk", flat=True))
+            ordered = set(Order.objects.filter(phase=phase, seat_id__in=actors).values_list("seat_id", flat=True))
+            if actors - ordered:
+                return played
+        played.phases.append(self.resolve(phase))
+        return played
+
+    # -- shared parts ---------------------------------------------------------------------------------------
+    def open_phase(self) -> Any:
+        """The game's open phase, or ``None``."""
+        return self.game.phases.filter(status="open").first()
+
+    def expect_open(self, step: Any) -> Any:
+        """The open phase, which must be the one the step names; raises :class:`ScenarioError` (key ``phase``)."""
+        phase = self.open_phase()
+        wanted = self.step_phase(step)
+        if phase is None or (wanted is not None and (phase.kind, phase.number) != wanted):
+            actual = phase_label(phase) if phase else "none (the game is over)"
+            raise ScenarioError(f"step {self.step_index(step)}, key phase",
+                                f"the open phase is {actual}, not {self.step_label(step)}")
+        return phase
+
+    def submit(self, phase: Any, player: str, payload: Any, refused: list[dict], **record: Any) -> bool:
+        """``order_submit`` of ``player``'s whole ``payload`` into ``phase`` (the clock at the phase's opening);
+        a refusal is appended to ``refused`` as ``{"player", "message", **record}``. Returns whether it was taken."""
+        from . import services
+
+        try:
+            services.order_submit(phase=phase, user=self.seats[player].user, payload=payload,
+                                  clock=lambda: phase.opens_at)
+        except services.ServiceError as exc:
+            refused.append({"player": player, **record, "message": str(exc)})
+            return False
+        return True
+
+    def resolve(self, phase: Any) -> Any:
+        """Resolve ``phase`` as the deadline task does (:func:`resolve_at_deadline`)."""
+        return resolve_at_deadline(phase)
+
+    def fix_dice(self, phase: Any, step: Any) -> None:
+        """Fix the step's dice on ``phase`` through the master's service, before it resolves."""
+        dice = self.step_dice(step)
+        if dice:
+            from . import interventions
+
+            interventions.phase_dice_fix(game=self.game, actor=self.master, dice=list(dice),
+                                         reason=f"Scenario {self.name}, step {self.step_index(step)}")
+
+    def check_dice(self, step: Any, played: Played) -> None:
+        """A step with ``dice`` must roll exactly those: dice left over fail it (expected ``all used``, actual the
+        dice left), a die rolled after the list ran out too (expected the list's length, actual the number rolled).
+        Counted by re-running the module's pure engine on each resolved phase's stored input."""
+        dice = self.step_dice(step)
+        if not dice:
+            return
+        from . import engine
+        from .replay import replay_orders
+
+        left: list[int] = []
+        rolled = 0
+        for phase in played.phases:
+            phase.refresh_from_db()
+            snapshot = phase.state or {}
+            if "seats" not in snapshot or not snapshot.get("dice"):
+                continue
+            game = self.game
+            constant = {k: game.state[k] for k in game.game_module.constant_state_keys if k in game.state}
+            rng = engine.FixedDice(phase.rng_seed, snapshot["dice"])
+            info = engine.PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+            game.game_module.resolve(state={**constant, **snapshot["game"]}, phase=info,
+                                     seats=[engine.SeatInfo(**s) for s in snapshot["seats"]],
+                                     orders=replay_orders(phase, snapshot["seats"]), rng=rng)
+            left, rolled = rng.queued, rolled + rng.fixed + rng.seeded
+            if rng.seeded:
+                self.fail(step, "dice", len(dice), rolled)
+        if left:
+            self.fail(step, "dice", "all used", left)
+
+    def step_index(self, step: Any) -> int:
+        return step["index"] if isinstance(step, Mapping) else step.index
+
+    def step_label(self, step: Any) -> str:
+        if isinstance(step, Mapping):
+            return str(step.get("phase") or step.get("label") or "")
+        return str(getattr(step, "label", ""))
+
+    def fail(self, step: Any, key: str, expected: Any, actual: Any) -> None:
+        """Record a failed expectation of ``step``."""
+        self.failures.append(Failure(step=self.step_index(step), phase=self.step_label(step), key=key,
+                                     expected=expected, actual=actual))
+
+    def check_refused(self, step: Any, refused: list[dict], key: str = "orders of {player}") -> None:
+        """Without a ``rejected`` expectation every refused line is a failure (expected ``accepted``): a refused
+        line nobody expected is almost always a mistake in the file."""
+        for r in refused:
+            self.fail(step, key.format(**r), "accepted", f"refused at submission: {r['message']}")
+
+    def check_log(self, step: Any, key: str, entries: list, needles: Any, *, wanted: bool = True) -> None:
+        """Each of ``needles`` (a text or a list) must be in some of ``entries`` (``wanted``), or in none of them;
+        a failure shows the last entries."""
+        for needle in [needles] if isinstance(needles, str) else list(needles or []):
+            if any(entry_matches(e, needle) for e in entries) != wanted:
+                self.fail(step, key, needle, [entry_summary(e) for e in entries][-self.shown_entries:])
+
+    @classmethod
+    def runner(cls, data: Mapping[str, Any], *, name: str = "scenario") -> ScenarioRun:
+        """The ``run(data, name=)`` entry point :func:`runner_for` calls: the messages in English."""
+        with translation.override("en"):
+            return cls(data, name).run()

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from gm.modules.forum_mafia.playtest.bots import choose_order, reason
+from gm.core.playtest.client import reason
+from gm.core.playtest.stack import Stack
+from gm.modules.forum_mafia.playtest.bots import choose_order
 from gm.modules.forum_mafia.playtest.runner import play_game
-from gm.modules.forum_mafia.playtest.stack import Stack
 
 from .worker_utils import forget_queue, routed_to, skip_reason, worker_database_url
 

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from gm.modules.forum_mafia.playtest.runner import WorkerKiller, play_game
-from gm.modules.forum_mafia.playtest.stack import PrivatePostgres, PrivateRedis, Stack, wait_until
+from gm.core.playtest.runner import WorkerKiller
+from gm.core.playtest.stack import PrivatePostgres, PrivateRedis, Stack, wait_until
+from gm.modules.forum_mafia.playtest.runner import play_game
 
 from .worker_utils import forget_queue, routed_to, skip_reason, worker_database_url
 
@@ -165,7 +166,7 @@ def test_postgres_restart_site_answers_clean_errors_and_recovers(tmp_path, priva
     import subprocess
     import sys
 
-    from gm.modules.forum_mafia.playtest.stack import REPO_ROOT
+    from gm.core.playtest.stack import REPO_ROOT
 
     url = private_postgres.create_database("gm_faults")
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "tests.settings", "DEBUG": "0",

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from gm.core import services
 from gm.core.models import Game, LogEntry, Phase
-from gm.modules.forum_mafia.playtest.stack import PrivateRedis
+from gm.core.playtest.stack import PrivateRedis
 
 from .worker_utils import CeleryProcesses, routed_to, wait_until, worker_database_url
 

@@ -3,7 +3,7 @@ from rest_framework.routers import DefaultRouter
 
 from accounts.api import TokenView
 
-from . import console
+from . import console, order_options
 from .views import GameViewSet
 
 router = DefaultRouter()
@@ -12,6 +12,7 @@ router.register("games", GameViewSet, basename="game")
 urlpatterns = [
     path("", include(router.urls)),
     path("auth/token/", TokenView.as_view(), name="api-token"),
+    path("games/<int:pk>/order-options/", order_options.OrderOptionsView.as_view(), name="api-order-options"),
     # The master's console (gm.core.api.console).
     path("games/<int:pk>/console/", console.ConsoleView.as_view(), name="api-console"),
     path("games/<int:pk>/console/preview/", console.PreviewView.as_view(), name="api-console-preview"),

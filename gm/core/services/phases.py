@@ -124,6 +124,8 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         seats = list(game.seats.select_for_update().order_by("position"))
         orders = latest_orders(phase, seats)
         snapshot = phase_snapshot(game, seats)
+        if (phase.state or {}).get("dice"):  # fixed dice (``interventions.phase_dice_fix``) go into the input
+            snapshot["dice"] = phase.state["dice"]
         result = run_engine(game=game, phase=phase, snapshot=snapshot, orders=orders)
         if game.review_results:  # review before publishing: stored now, applied when published (gm.core.review)
             return hold(game=game, phase=phase, snapshot=snapshot, result=result, orders=len(orders), now=now)

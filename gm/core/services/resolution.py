@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from datetime import datetime
@@ -12,7 +11,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import F
 
-from ..engine import Event, Outcome, PhaseInfo, Resolution, SeatInfo
+from ..engine import Event, Outcome, PhaseInfo, Resolution, SeatInfo, phase_random
 from ..models import Game, LogEntry, Phase, Seat
 from .base import LogRow, add_groups, log_entry, log_write, phase_open
 
@@ -99,7 +98,7 @@ def run_engine(*, game: Game, phase: Phase, snapshot: Mapping[str, Any], orders:
     constant = {k: game.state[k] for k in game.game_module.constant_state_keys if k in game.state}
     return game.game_module.resolve(
         state={**constant, **snapshot["game"]}, phase=info, seats=seats, orders=orders,
-        rng=random.Random(phase.rng_seed),
+        rng=phase_random(phase.rng_seed, snapshot.get("dice")),
     )
 
 

@@ -722,6 +722,17 @@ class ForumMafiaModule(GameModule):
             params["deck"] = ", ".join(card_name(k) for k in data.get("deck", []))
         return super().render_event(kind, params)
 
+    # -- the module kit ---------------------------------------------------------------------------------------
+    def order_options(self, *, game, viewer):
+        from .order_views import order_options_response
+
+        return order_options_response(game=game, viewer=viewer)
+
+    def bot_policy(self):
+        from .playtest.policy import ForumMafiaPolicy
+
+        return ForumMafiaPolicy()
+
 
 MODULE = ForumMafiaModule()
 

@@ -23,10 +23,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
-from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers
-from rest_framework.response import Response
-from rest_framework.views import APIView
+from rest_framework import serializers
 
 from cards.containers import Containers
 from cards.services import card_namer, collection_for_game
@@ -714,20 +711,14 @@ class FmOrderOptionsSerializer(serializers.Serializer):
     pay_from_hand = serializers.BooleanField(help_text=gettext_lazy("The cultist may pay prices from his Hand."))
 
 
-class OrderOptionsView(APIView):
-    """``GET /api/games/<id>/order-options/``: what the caller's own seat may order in the open night or day
-    (cards playable now with their price, timing and targeting, targets, the FM-5.3 discard option). Errors: 403
-    ``forbidden`` without a seat (master, spectators), 403 ``not_allowed`` for a dead character, 409 ``state``
-    when no night or day is open, 404 for a game the caller can't see or that is not forum Mafia."""
-
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(responses=FmOrderOptionsSerializer)
-    def get(self, request, pk):
-        game = _game(request, pk)
-        viewer = visibility.viewer_for(request.user, game)
-        phase = _ordering_phase(game, viewer)
-        # Through the declared serializer: only the documented fields go out, whatever the engine adds later.
-        options = {**order_options_for(game=game, viewer=viewer, phase=phase), "phase": phase.pk}
-        return Response(FmOrderOptionsSerializer(options).data)
+def order_options_response(*, game: Game, viewer: visibility.Viewer) -> dict:
+    """``GET /api/games/<id>/order-options/`` of forum Mafia (``ForumMafiaModule.order_options``): what the caller's
+    own seat may order in the open night or day (cards playable now with their price, timing and targeting, targets,
+    the FM-5.3 discard option), in the shape of :class:`FmOrderOptionsSerializer`. Raises :class:`ServiceError` 403
+    ``forbidden`` without a seat (master, spectators), 403 ``not_allowed`` for a dead character, 409 ``state`` when
+    no night or day is open."""
+    phase = _ordering_phase(game, viewer)
+    # Through the declared serializer: only the documented fields go out, whatever the engine adds later.
+    options = {**order_options_for(game=game, viewer=viewer, phase=phase), "phase": phase.pk}
+    return FmOrderOptionsSerializer(options).data
 

@@ -17,23 +17,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils import translation
-
 from cards.domain import Collection
 from cards.models import current_collection
 from gm.core import services as core
 from gm.core.models import Game, GroupMembership, LogEntry, Phase, Seat
 from gm.core.scenario import (
     MASTER_USERNAME,
-    Failure,
+    Played,
     ScenarioError,
     ScenarioRun,
+    ScenarioRunner,
     check_keys,
     entry_matches,
     entry_summary,
+    parse_dice,
     parse_phase_label,
     phase_label,
-    resolve_at_deadline,
     scenario_user,
     show,
     unique_username,
@@ -46,7 +45,7 @@ from .roles import PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
 
 TOP_KEYS = ("game", "seed", "options", "players", "start", "steps", "title", "description")
 PLAYER_KEYS = ("name", "public_role", "secret_role", "colours", "hand", "sleeve", "deck", "alive")
-STEP_KEYS = ("phase", "orders", "votes", "expect")
+STEP_KEYS = ("phase", "orders", "votes", "dice", "expect")
 #: Keys of an order line playing a card (``pay_hand``: the cultist's Hand price cards, FM-8).
 PLAY_KEYS = ("player", "card", "from", "target", "targets", "named_card", "text", "cards", "pay", "pay_hand")
 DISCARD_KEYS = ("player", "discard")
@@ -101,6 +100,7 @@ class Step:
     orders: list[OrderLine] = field(default_factory=list)
     votes: list[dict] = field(default_factory=list)
     expect: dict = field(default_factory=dict)
+    dice: list[int] | None = None
 
     @property
     def label(self) -> str:
@@ -242,6 +242,8 @@ class _Parser:
                 raise ScenarioError(f"{place}, key votes", "expected a list of votes")
             step.votes = [self.vote(line, f"{place}, vote {i + 1}") for i, line in enumerate(votes)]
         step.expect = self.expect(raw.get("expect") or {}, f"{place}, expect")
+        if "dice" in raw:
+            step.dice = parse_dice(raw["dice"], place=f"{place}, key dice")
         return step
 
     def order(self, index: int, raw: Any, place: str) -> OrderLine:
@@ -391,11 +393,12 @@ def _payload(lines: list[OrderLine], seat_ids: Mapping[str, int]) -> dict:
     return payload
 
 
-class _Runner:
-    def __init__(self, scenario: Scenario, name: str):
-        self.scenario = scenario
-        self.name = name
-        self.failures: list[Failure] = []
+class _Runner(ScenarioRunner):
+    module = "forum_mafia"
+
+    def parse(self) -> None:
+        self.scenario = parse(self.data)
+        self.steps = self.scenario.steps
 
     def build(self) -> Game:
         s = self.scenario
@@ -418,35 +421,14 @@ class _Runner:
             raise ScenarioError("players", str(exc)) from None
         game.refresh_from_db()
         self.game = game
+        self.master = master
         self.seats = {seat.display_name: seat for seat in game.seats.select_related("user")}
         self.seat_ids = {name: seat.pk for name, seat in self.seats.items()}
         self.names_by_id = {seat.pk: name for name, seat in self.seats.items()}
         return game
 
-    def run(self) -> ScenarioRun:
-        game = self.build()
-        for step in self.scenario.steps:
-            try:
-                self.step(step)
-            except ScenarioError:
-                raise
-            except Exception as exc:
-                exc.add_note(f"in step {step.index} ({step.label})")
-                raise
-        return ScenarioRun(game=game, failures=self.failures)
-
-    def step(self, step: Step) -> None:
-        phase = self.game.phases.filter(status=Phase.Status.OPEN).first()
-        if phase is None or (phase.kind, phase.number) != step.phase:
-            actual = phase_label(phase) if phase else "none (the game is over)"
-            raise ScenarioError(f"step {step.index}, key phase", f"the open phase is {actual}, not {step.label}")
-        refused = self.submit_orders(phase, step)
-        refused += self.submit_votes(phase, step)
-        phase.refresh_from_db()
-        if phase.status == Phase.Status.OPEN:  # an instant ability may have ended the game (FM-10.6)
-            resolve_at_deadline(phase)
-        self.game.refresh_from_db()
-        self.check(step, phase, refused)
+    def submit_step(self, phase: Phase, step: Step) -> list[dict]:
+        return self.submit_orders(phase, step) + self.submit_votes(phase, step)
 
     def submit_orders(self, phase: Phase, step: Step) -> list[dict]:
         """Each line is added to its player's order and the whole order submitted again (the last version counts,
@@ -499,11 +481,9 @@ class _Runner:
         return refused
 
     # -- expectations -------------------------------------------------------------------------------------------
-    def fail(self, step: Step, key: str, expected: Any, actual: Any) -> None:
-        self.failures.append(Failure(step=step.index, phase=step.label, key=key, expected=expected, actual=actual))
-
-    def check(self, step: Step, phase: Phase, refused: list[dict]) -> None:
+    def check(self, step: Step, played: Played) -> None:
         expect = step.expect
+        phase, refused = played.phases[0], played.refused
         entries = list(LogEntry.objects.filter(phase=phase).select_related("game").order_by("created_at", "id"))
         if "rejected" in expect:
             self.check_rejected(step, expect["rejected"], refused + self.voids(entries))
@@ -626,6 +606,4 @@ def run(data: Mapping[str, Any], *, name: str = "scenario") -> ScenarioRun:
     """Run one forum Mafia scenario (the parsed file; ``name`` is used for the game title). Call it inside a
     transaction the caller rolls back (``gm.core.scenario.run_file`` does). Returns the game and the failed
     expectations; raises :class:`ScenarioError` for an invalid file."""
-    with translation.override("en"):
-        scenario = parse(data)
-        return _Runner(scenario, name).run()
+    return _Runner.runner(data, name=name)

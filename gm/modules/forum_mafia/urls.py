@@ -22,7 +22,6 @@ urlpatterns = [
     path("games/<int:pk>/fm/rooms/<str:room>/", room_views.room, name="room"),
     path("api/games/<int:pk>/rooms/", room_views.RoomListView.as_view(), name="api_rooms"),
     path("api/games/<int:pk>/rooms/<str:room>/posts/", room_views.RoomPostsView.as_view(), name="api_room_posts"),
-    path("api/games/<int:pk>/order-options/", order_views.OrderOptionsView.as_view(), name="api_order_options"),
     path("api/games/<int:pk>/abilities/", ability_views.AbilityUseView.as_view(), name="api_ability_use"),
     path("api/games/<int:pk>/deck/rebuild/", ability_views.DeckRebuildView.as_view(), name="api_deck_rebuild"),
     path("api/games/<int:pk>/veche/", veche_views.VecheView.as_view(), name="api_veche"),

@@ -83,5 +83,14 @@ class OnuwModule(GameModule):
     def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
         return texts.render_event(kind, data)
 
+    # -- playtest bots: what a seat may order now, and how bots choose -------------------------------------
+    def order_options(self, *, game, viewer):
+        return selectors.order_options(game=game, viewer=viewer)
+
+    def bot_policy(self):
+        from .bots import OnuwPolicy
+
+        return OnuwPolicy()
+
 
 MODULE = OnuwModule()

@@ -12,21 +12,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils import translation
-
 from gm.core import services as core
 from gm.core.models import Game, LogEntry, Phase, Seat
 from gm.core.scenario import (
     MASTER_USERNAME,
-    Failure,
+    Played,
     ScenarioError,
     ScenarioRun,
+    ScenarioRunner,
     check_keys,
-    entry_matches,
-    entry_summary,
+    parse_dice,
     parse_phase_label,
     phase_label,
-    resolve_at_deadline,
     scenario_user,
     show,
     unique_username,
@@ -38,22 +35,17 @@ from . import engine
 TOP_KEYS = ("game", "seed", "options", "players", "center", "steps", "title", "description")
 OPTION_KEYS = ("lone_wolf", "series")
 PLAYER_KEYS = ("name", "card")
-STEP_KEYS = ("phase", "actions", "votes", "expect")
+STEP_KEYS = ("phase", "actions", "votes", "dice", "expect")
 ACTION_KEYS = ("player", "role", "look", "swap_with", "swap", "take", "copy", "then")
 THEN_KEYS = ("look", "swap_with", "swap", "take")
 VOTE_KEYS = ("player", "for")
 EXPECT_KEYS = ("private_log", "private_log_excludes", "public_log_contains", "public_log_excludes", "final_cards",
                "final_center", "dead", "winners", "winning_teams", "rejected", "next_phase")
 REJECTED_KEYS = ("player", "reason")
-SHOWN_ENTRIES = 20
 
 
-class _Runner:
-    def __init__(self, data: Mapping[str, Any], name: str):
-        self.data = data
-        self.name = name
-        self.failures: list[Failure] = []
-        self.parse()
+class _Runner(ScenarioRunner):
+    module = "onuw"
 
     # -- checking the file ---------------------------------------------------------------------------------
     def parse(self) -> None:
@@ -105,6 +97,8 @@ class _Runner:
         step["index"] = n
         step["kind"], step["number"] = parse_phase_label(step["phase"], place=f"{place}, key phase",
                                                          kinds=("doppelganger", "night", "day"))
+        if "dice" in step:
+            step["dice"] = parse_dice(step["dice"], place=f"{place}, key dice")
         for i, action in enumerate(step.get("actions") or [], 1):
             a = check_keys(action, place=f"{place}, action {i}", allowed=ACTION_KEYS, required=("player",))
             self.player(a["player"], f"{place}, action {i}, key player")
@@ -146,6 +140,7 @@ class _Runner:
             raise ScenarioError("players", str(exc)) from None
         game.refresh_from_db()
         self.game = game
+        self.master = master
         self.seats = {s.display_name: s for s in game.seats.select_related("user")}
         self.ids = {name: s.pk for name, s in self.seats.items()}
         return game
@@ -159,32 +154,29 @@ class _Runner:
                 out[key] = self.ids.get(value, value)
         return out
 
-    def submit(self, phase: Phase, name: str, payload: dict, refused: list[dict]) -> None:
-        try:
-            core.order_submit(phase=phase, user=self.seats[name].user, payload=payload,
-                              clock=lambda: phase.opens_at)
-        except ServiceError as exc:
-            refused.append({"player": name, "message": str(exc)})
+    def step_phase(self, step: dict) -> tuple[str, int]:
+        return step["kind"], step["number"]
 
-    def open_phase(self) -> Phase | None:
-        return self.game.phases.filter(status=Phase.Status.OPEN).first()
-
-    def play(self, step: dict) -> tuple[list[Phase], list[dict]]:
+    def play_phase(self, step: dict) -> Played:
+        """ON-14: a ``night`` step while the doppelganger step is open plays that step first (his ``copy``), then
+        the night."""
         phase = self.open_phase()
-        played: list[Phase] = []
-        refused: list[dict] = []
+        played = Played()
         actions = step.get("actions") or []
         if phase is not None and phase.kind == "doppelganger" and step["kind"] == "night":
             for a in actions:  # ON-14: the runner plays the doppelganger step itself
                 if "copy" in a:
-                    self.submit(phase, a["player"], self.payload({"copy": a["copy"]}), refused)
-            played.append(resolve_at_deadline(phase))
-            phase = self.open_phase()
-        if phase is None or (phase.kind, phase.number) != (step["kind"], step["number"]):
-            actual = phase_label(phase) if phase else "none (the game is over)"
-            raise ScenarioError(f"step {step['index']}, key phase",
-                                f"the open phase is {actual}, not {step['phase']}")
-        for a in actions:
+                    self.submit(phase, a["player"], self.payload({"copy": a["copy"]}), played.refused)
+            played.phases.append(self.resolve(phase))
+        phase = self.expect_open(step)
+        self.fix_dice(phase, step)
+        played.refused += self.submit_step(phase, step)
+        played.phases.append(self.resolve(phase))
+        return played
+
+    def submit_step(self, phase: Phase, step: dict) -> list[dict]:
+        refused: list[dict] = []
+        for a in step.get("actions") or []:
             if phase.kind == "doppelganger":
                 body = {"copy": a["copy"]} if "copy" in a else {k: v for k, v in a.items() if k in THEN_KEYS}
             else:
@@ -193,24 +185,12 @@ class _Runner:
                 self.submit(phase, a["player"], self.payload(body), refused)
         for v in step.get("votes") or []:
             self.submit(phase, v["player"], {"vote": self.ids[v["for"]]}, refused)
-        played.append(resolve_at_deadline(phase))
-        self.game.refresh_from_db()
-        return played, refused
-
-    def run(self) -> ScenarioRun:
-        self.build()
-        for step in self.steps:
-            played, refused = self.play(step)
-            self.check(step, played, refused)
-        return ScenarioRun(game=self.game, failures=self.failures)
+        return refused
 
     # -- expectations --------------------------------------------------------------------------------------------
-    def fail(self, step: dict, key: str, expected: Any, actual: Any) -> None:
-        self.failures.append(Failure(step=step["index"], phase=step["phase"], key=key, expected=expected,
-                                     actual=actual))
-
-    def check(self, step: dict, played: list[Phase], refused: list[dict]) -> None:
+    def check(self, step: dict, played: Played) -> None:
         expect = step["expect"]
+        refused = played.refused
         entries = list(LogEntry.objects.filter(game=self.game).select_related("game").order_by("created_at", "id"))
         state = self.game.state
         names = {str(pk): name for name, pk in self.ids.items()}
@@ -220,19 +200,14 @@ class _Runner:
                            for r in refused):
                     self.fail(step, "rejected", item, refused)
         else:
-            for r in refused:
-                self.fail(step, f"orders of {r['player']}", "accepted", f"refused at submission: {r['message']}")
+            self.check_refused(step, refused)
         for key, wanted in (("private_log", True), ("private_log_excludes", False)):
             for name, needles in (expect.get(key) or {}).items():
                 mine = [e for e in entries if e.visibility == "seat" and e.seat_id == self.ids[name]]
-                for needle in needles if isinstance(needles, list) else [needles]:
-                    if any(entry_matches(e, needle) for e in mine) != wanted:
-                        self.fail(step, f"{key}.{name}", needle, [entry_summary(e) for e in mine][-SHOWN_ENTRIES:])
+                self.check_log(step, f"{key}.{name}", mine, needles, wanted=wanted)
         public = [e for e in entries if e.visibility == "public"]
         for key, wanted in (("public_log_contains", True), ("public_log_excludes", False)):
-            for needle in expect.get(key) or []:
-                if any(entry_matches(e, needle) for e in public) != wanted:
-                    self.fail(step, key, needle, [entry_summary(e) for e in public][-SHOWN_ENTRIES:])
+            self.check_log(step, key, public, expect.get(key) or [], wanted=wanted)
         if "final_cards" in expect:
             actual = {name: state["cards"][str(self.ids[name])] for name in expect["final_cards"]}
             if actual != expect["final_cards"]:
@@ -260,5 +235,4 @@ class _Runner:
 def run(data: Mapping[str, Any], *, name: str = "scenario") -> ScenarioRun:
     """Run one ONUW scenario (the parsed file; ``name`` titles the game) inside the caller's transaction. Returns
     the game and the failed expectations; raises :class:`ScenarioError` for an invalid file."""
-    with translation.override("en"):
-        return _Runner(data, name).run()
+    return _Runner.runner(data, name=name)

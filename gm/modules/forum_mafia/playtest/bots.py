@@ -11,14 +11,9 @@ changes its mind and sometimes misses a deadline. Every refusal is recorded in a
 from __future__ import annotations
 
 import random
-import re
-import threading
-import time
-from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
-import requests
+from gm.core.playtest.client import Client, Tally
 
 #: The probabilities of the bots' misbehaviour (per bot and phase).
 CHANCES = {
@@ -46,112 +41,17 @@ REBUILD_TRIES = 10
 #: A card moving Hand cards to the Sleeve (``stash``) shrinks the Hand for good (FM-5.4 replaces only the played
 #: card); below this Hand size a bot keeps its cards, else the last two can end with one unplayable card each.
 MOVE_MIN_HAND = 4
-RULE_ID = re.compile(r"\b(?:FM|ON)-\d+(?:\.\d+)*\b")
+class Bot(Client):
+    """One forum Mafia player (:class:`gm.core.playtest.client.Client` with the game's choices)."""
 
-
-@dataclass
-class Tally:
-    """What the bots did and what the site refused, shared by the bots of a game (thread-safe)."""
-
-    refused: Counter = field(default_factory=Counter)  # (deliberate?, what, status, code, reason) -> n
-    done: Counter = field(default_factory=Counter)  # action -> n
-    failures: list[str] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def count(self, action: str) -> None:
-        with self.lock:
-            self.done[action] += 1
-
-    def refusal(self, *, deliberate: bool, what: str, status: int, body: Any) -> None:
-        with self.lock:
-            self.refused[(deliberate, what, status, error_code(body), reason(body))] += 1
-
-    def fail(self, text: str) -> None:
-        with self.lock:
-            self.failures.append(text)
-
-    def without_reason(self) -> int:
-        """Refusals that carried no reason a person could read."""
-        return sum(n for (_d, _w, _s, _c, why), n in self.refused.items() if not why)
-
-
-def error_code(body: Any) -> str:
-    return str(body.get("code", "")) if isinstance(body, dict) else ""
-
-
-def messages(body: Any) -> list[str]:
-    """Every message of an API error body ``{"errors": {field: [messages]}, "code": slug}``."""
-    errors = body.get("errors") if isinstance(body, dict) else None
-    out: list[str] = []
-    if isinstance(errors, dict):
-        for value in errors.values():
-            out += [str(m) for m in value] if isinstance(value, list) else [str(value)]
-    return [m for m in out if m.strip()]
-
-
-def reason(body: Any) -> str:
-    """The refusal's reason for the summary: the rule IDs it names, else its first message (shortened); ``""``
-    when the body gives none."""
-    texts = messages(body)
-    rules = sorted({r for t in texts for r in RULE_ID.findall(t)})
-    if rules:
-        return ", ".join(rules)
-    if not texts:
-        return ""
-    # Without a rule ID: the message without its variable parts (names, dates, numbers), so equal reasons add up.
-    text = re.sub(r"\([^)]*\)|“[^”]*”|\d+", "…", texts[0].split(";")[0])
-    return text[:80]
-
-
-class Bot:
-    """One player: ``index`` in the table, ``token`` for ``Authorization: Token …``, ``seat_id`` once seated."""
+    chances = CHANCES
 
     def __init__(self, *, base_url: str, game_id: int, index: int, token: str, rng: random.Random, tally: Tally,
                  timeout: float = 20):
-        self.base_url, self.game_id, self.index, self.rng, self.tally = base_url, game_id, index, rng, tally
-        self.name = f"Bot {index + 1}"
-        self.seat_id: int | None = None
+        super().__init__(base_url=base_url, game_id=game_id, index=index, token=token, rng=rng, tally=tally,
+                         timeout=timeout)
         self.cards: list[dict] = []  # the game's collection, from the collection API
         self.colours: dict[str, str] = {}  # card slug -> colour
-        self.timeout = timeout
-        self.http = requests.Session()
-        self.http.headers.update({"Authorization": f"Token {token}", "Accept-Language": "en"})
-
-    # -- HTTP ------------------------------------------------------------------------------------------------
-    def call(self, method: str, path: str, json: Any = None) -> tuple[int, Any]:
-        url = f"{self.base_url}{path}".replace("<id>", str(self.game_id))
-        response = self.http.request(method, url, json=json, timeout=self.timeout)
-        try:
-            body = response.json()
-        except ValueError:
-            body = response.text[:200]
-        return response.status_code, body
-
-    def attempt(self, what: str, method: str, path: str, json: Any = None) -> tuple[bool, Any]:
-        """A request the bot believes legal: ``(True, body)`` on 2xx; a refusal is recorded (not deliberate)."""
-        status, body = self.call(method, path, json)
-        if status < 300:
-            self.tally.count(what)
-            return True, body
-        if status >= 500:
-            self.tally.fail(f"{self.name}: {what} answered {status}: {str(body)[:200]}")
-        self.tally.refusal(deliberate=False, what=what, status=status, body=body)
-        return False, body
-
-    def expect_refusal(self, what: str, method: str, path: str, json: Any = None) -> None:
-        """A request the bot knows is illegal: the site must refuse it (4xx) with a reason."""
-        status, body = self.call(method, path, json)
-        if status < 300:
-            self.tally.fail(f"{self.name}: illegal {what} was accepted ({status}): {json!r}")
-            return
-        if status >= 500:
-            self.tally.fail(f"{self.name}: illegal {what} answered {status}: {str(body)[:200]}")
-        self.tally.refusal(deliberate=True, what=what, status=status, body=body)
-        if not messages(body):
-            self.tally.fail(f"{self.name}: {what} refused ({status}) without a reason: {str(body)[:200]}")
-
-    def chance(self, key: str) -> bool:
-        return self.rng.random() < CHANCES[key]
 
     # -- signup (FM-2) ---------------------------------------------------------------------------------------
     def sign_up(self, role_slugs: list[str]) -> None:
@@ -184,7 +84,7 @@ class Bot:
         if self.chance("skip_deck"):
             self.tally.count("deck skipped")
             return
-        self._sleep_into(deadline, 0.3)
+        self.sleep_into(deadline, 0.3)
         status, body = self.call("GET", "/api/games/<id>/deck/")
         if status == 409:  # the joker chooses two colours first (FM-3.3)
             from cards.deckrules import ROLE_COLOURS
@@ -239,12 +139,12 @@ class Bot:
     def play_phase(self, *, kind: str, ordinal: int, deadline: float, phase_id: int) -> None:
         """One night or day (``phase_id``, named in every order and vote) of a living bot: maybe nothing, maybe too
         late, maybe an illegal order first; then a random legal order (and by day a vote), perhaps changed later."""
-        self._sleep_into(deadline, 0.25)
+        self.sleep_into(deadline, 0.25)
         if self.chance("miss"):
             self.tally.count("missed phase")
             return
         if self.chance("late"):
-            self._late_order(ordinal, deadline, phase_id)
+            self.late_order(ordinal, deadline, phase_id)
             return
         ok, options = self.attempt("order options", "GET", "/api/games/<id>/order-options/")
         if not ok:
@@ -258,29 +158,12 @@ class Bot:
         if kind == "day":
             self._vote(options)
         if self.chance("change_mind"):
-            self._sleep_into(deadline, 0.6)
+            self.sleep_into(deadline, 0.6)
             ok, options = self.attempt("order options", "GET", "/api/games/<id>/order-options/")
             if ok:
                 self._order(options, kind, what="changed order")
                 if kind == "day" and self.rng.random() < 0.5:
                     self._vote(options, what="changed vote")
-
-    def _late_order(self, ordinal: int, deadline: float, phase_id: int) -> None:
-        """An order for phase ``phase_id`` sent just after its deadline (FM-1.3): refused as ``late`` while the
-        phase waits for its resolution, as ``stale`` once it is resolved — never stored, for it or the next phase."""
-        self._sleep_until(deadline + 0.01)
-        status, body = self.call("POST", "/api/games/<id>/orders/", {"phase": phase_id, "payload": {}})
-        if status < 300:
-            self.tally.fail(f"{self.name}: an order after the deadline of phase {ordinal} was accepted "
-                            f"(for phase {body.get('phase')})")
-            return
-        self.tally.refusal(deliberate=True, what="late order", status=status, body=body)
-        if not messages(body):
-            self.tally.fail(f"{self.name}: late order refused ({status}) without a reason")
-
-    def try_while_dead(self, phase_id: int) -> None:
-        """A dead character's order for the open phase ``phase_id``: refused (FM-6.2)."""
-        self.expect_refusal("order while dead", "POST", "/api/games/<id>/orders/", {"phase": phase_id, "payload": {}})
 
     def _order(self, options: dict, kind: str, what: str = "order") -> None:
         payload = choose_order(options, kind, self.rng, self.colours)
@@ -346,18 +229,6 @@ class Bot:
         else:
             self.expect_refusal(what, "POST", "/api/games/<id>/orders/", {"phase": options.get("phase"),
                                                                           "payload": body})
-
-    # -- time ------------------------------------------------------------------------------------------------
-    def _sleep_into(self, deadline: float, share: float) -> None:
-        """Sleep a random part (up to ``share``) of the time left before ``deadline`` (epoch seconds)."""
-        left = deadline - time.time()
-        if left > 0:
-            time.sleep(self.rng.uniform(0, share) * left)
-
-    def _sleep_until(self, moment: float) -> None:
-        left = moment - time.time()
-        if left > 0:
-            time.sleep(left)
 
 
 def random_deck(cards: list[dict], rules: dict, rng: random.Random) -> list[dict]:

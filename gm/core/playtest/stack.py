@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gm.core.processes import ChildProcess, free_port, wait_until  # noqa: E402,F401 - re-exported
+from ..processes import ChildProcess, free_port, wait_until  # noqa: F401 - re-exported
 
-REPO_ROOT = Path(__file__).resolve().parents[4]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
 @dataclass

@@ -1,5 +1,6 @@
-"""``manage.py gm_playtest --players N --seed S --deadline SECONDS`` — play forum Mafia games with bot players to the
-end through the site's HTTP interface (see ``gm.modules.forum_mafia.playtest``).
+"""``manage.py gm_playtest --game SLUG --players N --seed S --deadline SECONDS`` — play games of any registered module
+(default ``forum_mafia``) with bot players to the end through the site's HTTP interface (see
+:mod:`gm.core.playtest`; the module's bots come from its ``GameModule.bot_policy``).
 
 By default it starts its own web server (gunicorn), Celery worker and Celery beat on the database and broker of the
 settings (``DATABASE_URL``, ``CELERY_BROKER_URL``), with a queue of its own so that no other worker takes its
@@ -8,7 +9,8 @@ must use the same database; its worker and beat resolve the deadlines).
 
 ``--seeds 1-20`` plays one game per seed (the nightly run: ``bin/playtest-nightly``). ``--kill-worker K`` SIGKILLs
 the worker K times in all, each time while a phase is being resolved, and starts a new one. ``--redis-outage
-SECONDS`` runs the stack on a private ``redis-server`` and stops it for that long during the first night.
+SECONDS`` runs the stack on a private ``redis-server`` and stops it for that long during the second phase (forum
+Mafia's first night).
 
 Prints per game: phases, deaths per phase, winner, resolution time per phase, refused requests by reason, and the
 exactly-once checks. Exit status 0 when every game ended with a winner and every check held, 1 otherwise.
@@ -36,14 +38,18 @@ def seed_list(value: str) -> list[int]:
 
 
 class Command(BaseCommand):
-    help = "Play forum Mafia games with bot players over HTTP against a web server, worker and beat; print a summary."
+    help = "Play games with bot players over HTTP against a web server, worker and beat; print a summary."
 
     def add_arguments(self, parser):
-        parser.add_argument("--players", type=int, default=10, help="bot players per game (5–40; default 10)")
+        parser.add_argument("--game", default="forum_mafia",
+                            help="the game module's slug (default forum_mafia)")
+        parser.add_argument("--players", type=int,
+                            help="bot players per game (forum Mafia 5–40, default 10; else the game's range)")
         parser.add_argument("--seed", type=int, default=1, help="the game's RNG seed and the bots' (default 1)")
         parser.add_argument("--seeds", help="several games, e.g. 1-20 (overrides --seed)")
         parser.add_argument("--deadline", type=float, default=3.0,
-                            help="seconds each night and day lasts; deck building lasts twice that (default 3)")
+                            help="seconds a phase lasts (forum Mafia: each night and day; deck building lasts twice "
+                                 "that) (default 3)")
         parser.add_argument("--base-url", help="play against this running site instead of starting one")
         parser.add_argument("--phase-cap", type=int, default=60, help="a game still running after this many phases "
                                                                       "is a failure (default 60)")
@@ -53,15 +59,23 @@ class Command(BaseCommand):
                             help="run on a private redis-server and stop it this long during the first night")
         parser.add_argument("--log-dir", help="where the spawned processes' logs go (default: a temporary dir)")
 
-    def handle(self, *args, players: int, seed: int, seeds: str | None, deadline: float, base_url: str | None,
-               phase_cap: int, kill_worker: int, redis_outage: float, log_dir: str | None, verbosity: int = 1,
-               **options):
-        from gm.modules.forum_mafia import engine
-        from gm.modules.forum_mafia.playtest.runner import WorkerKiller, play_game
-        from gm.modules.forum_mafia.playtest.stack import PrivateRedis, Stack
+    def handle(self, *args, game: str, players: int | None, seed: int, seeds: str | None, deadline: float,
+               base_url: str | None, phase_cap: int, kill_worker: int, redis_outage: float, log_dir: str | None,
+               verbosity: int = 1, **options):
+        from gm.core import registry
+        from gm.core.playtest.runner import WorkerKiller, play_game, policy_for
+        from gm.core.playtest.stack import PrivateRedis, Stack
 
-        if not engine.MIN_PLAYERS <= players <= 40:
-            raise CommandError(f"--players must be between {engine.MIN_PLAYERS} and 40.")
+        try:
+            policy = policy_for(game)
+        except registry.UnknownModule:
+            known = ", ".join(m.slug for m in registry.all_modules() if m.bot_policy() is not None)
+            raise CommandError(f"Unknown game {game!r}; games with bots: {known}.") from None
+        except LookupError as exc:
+            raise CommandError(f"No bots: {exc}.") from None
+        players = policy.default_players if players is None else players
+        if not policy.min_players <= players <= policy.max_players:
+            raise CommandError(f"--players must be between {policy.min_players} and {policy.max_players}.")
         if deadline < 1:
             raise CommandError("--deadline must be at least 1 second.")
         if base_url and (kill_worker or redis_outage):
@@ -99,7 +113,7 @@ class Command(BaseCommand):
             reports = []
             started = time.monotonic()
             for number in games:
-                report = play_game(base_url=base_url, players=players, seed=number, deadline=deadline,
+                report = play_game(game=game, base_url=base_url, players=players, seed=number, deadline=deadline,
                                    phase_cap=phase_cap, log=say, on_game=game_ids.append, killer=killer,
                                    outage=outage, resolve_timeout=60 + (30 if kill_worker else 0))
                 reports.append(report)
