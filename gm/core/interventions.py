@@ -248,7 +248,7 @@ def phase_dice_fix(*, game: Game, actor, dice: Any, reason: str, clock: Clock = 
     resolution through :func:`gm.core.engine.phase_random`, so the phase's stored input replays with the same rolls.
     Raises :class:`ServiceError` ``forbidden``, ``invalid`` (no reason, not a list of die faces, too many),
     ``state`` (no open phase, the game not running). Returns the phase."""
-    services._require_master(game, actor)
+    services.require_master(game, actor)
     reason = _reason(reason)
     if (not isinstance(dice, list) or len(dice) > MAX_FIXED_DICE
             or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 100 for d in dice)):
@@ -262,6 +262,6 @@ def phase_dice_fix(*, game: Game, actor, dice: Any, reason: str, clock: Clock = 
         now = clock()
         phase.state = {**(phase.state or {}), "dice": list(dice)}
         phase.save(update_fields=["state"])
-        services._audit(game=game, actor=actor, action="dice_fix", reason=reason, phase=phase, now=now,
-                        data={"dice": list(dice)})
+        services.audit_write(game=game, actor=actor, action="dice_fix", reason=reason, phase=phase, now=now,
+                             data={"dice": list(dice)})
         return phase
