@@ -2,7 +2,8 @@
 kind at each stage: the module's own pages (its URL patterns that answer a GET with HTML) and the game page. The
 checks are those of ``tests/integration/test_page_languages.py`` (no Cyrillic on an English page, no run of English
 words nor catalogue phrase on a Russian one, no raw identifier); the test data the scenario files chose — seat and
-user names, the game's title and description, the runner's notes — are taken out of the text first, as they are in no language of ours."""
+user names, the game's title and description, the runner's notes — are taken out of the text first, as they are in
+no language of ours."""
 from __future__ import annotations
 
 import pytest
