@@ -43,7 +43,7 @@ from gm.core.tasks import phase_deadline_task
 from gm.inbox.models import Notification
 from gm.modules.forum_mafia import services as fm
 from gm.modules.forum_mafia import veche_views
-from gm.modules.forum_mafia.module import secret_role_name
+from gm.modules.forum_mafia.texts import secret_role_name
 from tests.integration.worker_utils import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]

@@ -354,9 +354,9 @@ def test_a_player_sees_only_his_own_order(night, users):
 def test_card_reasons_in_the_viewers_language(night, users, monkeypatch):
     """A card's ``reason`` given as a message with ``reason_params`` is translated and filled in by the shell, the
     card slug shown as the card's name in the viewer's language."""
-    from gm.modules.forum_mafia import resolution
+    from gm.modules.forum_mafia.engine import orders as order_rules
 
-    real = resolution.order_options
+    real = order_rules.order_options
 
     def with_params(**kwargs):
         options = real(**kwargs)
@@ -365,7 +365,7 @@ def test_card_reasons_in_the_viewers_language(night, users, monkeypatch):
                 card["reason"], card["reason_params"] = "“%(card)s” can only be played by day.", {"card": "accusation"}
         return options
 
-    monkeypatch.setattr(resolution, "order_options", with_params)
+    monkeypatch.setattr(order_rules, "order_options", with_params)
     accusation = uid(night, "Alice", "accusation")
     english = element(page(client_for(users["Alice"]), night), f"fm-card-{accusation}")
     assert "“Accusation” can only be played by day." in english

@@ -21,8 +21,8 @@ from cards.containers import Containers
 from gm.core import services, visibility
 from gm.core.engine import PhaseInfo, SeatInfo
 from gm.core.models import Game, LogEntry, Order, Phase, Seat
-from gm.modules.forum_mafia import resolution
 from gm.modules.forum_mafia.bench import table as fm_night
+from gm.modules.forum_mafia.engine import resolution
 
 from .worker_utils import (
     SESSION_QUEUE,

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from gm.core.engine import PhaseInfo, SeatInfo
-from gm.modules.forum_mafia import rooms
+from gm.modules.forum_mafia.engine import rooms
 from tests.helpers import client_for, page_part
 from tests.integration.test_fm_rooms_shell import _note, english, table  # noqa: F401 - fixtures
 

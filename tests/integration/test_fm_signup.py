@@ -22,9 +22,9 @@ from gm.core import services as core
 from gm.core.models import AuditEntry, Game, LogEntry, Seat
 from gm.core.services import ServiceError
 from gm.modules.forum_mafia import services
+from gm.modules.forum_mafia.engine.roles import PUBLIC_ROLES
 from gm.modules.forum_mafia.forms import PLEDGES
 from gm.modules.forum_mafia.models import Signup
-from gm.modules.forum_mafia.roles import PUBLIC_ROLES
 from tests.helpers import api, client_for, race
 
 pytestmark = pytest.mark.django_db

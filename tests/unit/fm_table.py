@@ -1,7 +1,7 @@
 """A small pure builder of forum Mafia tables for the engine's unit tests (no DB, no Django).
 
 Seats are made from compact specs with :func:`gm.modules.forum_mafia.table.seat_data` and the default §11
-collection; :func:`run` checks every order with :func:`resolution.validate_order` (an illegal order fails loudly
+collection; :func:`run` checks every order with :func:`validate_order` (an illegal order fails loudly
 unless the test passes ``validate=False``) and resolves the phase; the :class:`Result` it returns has easy
 accessors and chains into the next phase (``r.state``, ``r.seats``).
 
@@ -26,8 +26,9 @@ from typing import Any
 from cards.collection_data import default_collection
 from cards.containers import Containers
 from gm.core.engine import Event, PhaseInfo, Resolution, RuleViolation, SeatInfo
-from gm.modules.forum_mafia import resolution
-from gm.modules.forum_mafia import table as fm_table
+from gm.modules.forum_mafia.engine import resolution
+from gm.modules.forum_mafia.engine import table as fm_table
+from gm.modules.forum_mafia.engine.orders import validate_order
 
 COL = default_collection()
 #: Every event any :func:`run` produced in this process: kind → data samples (the rendering test reads it).
@@ -116,7 +117,7 @@ def seat_of(seats: Sequence[SeatInfo], name_or_id: str | int) -> SeatInfo:
 def check(state: Mapping[str, Any], seats: Sequence[SeatInfo], who: str, payload: Mapping[str, Any],
           phase: tuple | PhaseInfo = ("night", 1, 1)) -> dict:
     """``validate_order`` for seat ``who`` (names in targets allowed); raises :class:`RuleViolation`."""
-    return resolution.validate_order(state=state, phase=phase_info(phase), seat=seat_of(seats, who), seats=seats,
+    return validate_order(state=state, phase=phase_info(phase), seat=seat_of(seats, who), seats=seats,
                                      payload=_resolve_names(payload, _ids(seats)))
 
 
@@ -140,7 +141,7 @@ def run(state: Mapping[str, Any], seats: Sequence[SeatInfo], orders: Mapping[str
         seat = seat_of(seats, who)
         payload = _resolve_names(payload, ids)
         if validate:
-            payload = resolution.validate_order(state=state, phase=ph, seat=seat, seats=seats, payload=payload)
+            payload = validate_order(state=state, phase=ph, seat=seat, seats=seats, payload=payload)
         clean[seat.id] = payload
     res = resolution.resolve(state=state, phase=ph, seats=seats, orders=clean, rng=random.Random(seed))
     for event in res.events:

@@ -1,7 +1,7 @@
 """Forum Mafia role abilities in play (FM-3.1, FM-3.3, FM-8, FM-4.7/4.8), pure: the phase abilities of an order as
 they go through the layers L0–L8 (:mod:`gm.modules.forum_mafia.resolution`), the instant ones
 (:func:`abilities.apply_instant`), the rebuild (:func:`abilities.apply_rebuild`), victory with the hero, joker and
-traitor (:func:`resolution.check_victory`), and the rendering of every event an ability emits.
+traitor (:func:`victory.check_victory`), and the rendering of every event an ability emits.
 
 Tables come from :mod:`tests.unit.fm_table` (seat ids are 1, 2, … in ring order). In this file an ability's
 ``target`` and the joker's ``mapping`` may name seats by display name (:func:`_named`). Events of instant abilities
@@ -19,7 +19,8 @@ import pytest
 
 from cards.containers import Containers
 from gm.core.engine import PhaseInfo, RuleViolation, SeatInfo
-from gm.modules.forum_mafia import abilities, resolution
+from gm.modules.forum_mafia.engine import abilities, victory
+from gm.modules.forum_mafia.engine.orders import _checker, order_options
 
 from .fm_table import COL, EMITTED, STATE, S, _resolve_names, check, play, plays, refused, run, table
 
@@ -84,9 +85,9 @@ def ok(state, seats, who, payload, phase=N1) -> dict:
 
 
 def codes(state, seats, who, payload, phase=N1) -> list[str]:
-    """The reason codes (keys of ``resolution.REASONS``) of every problem the order check finds — the same check
+    """The reason codes (keys of ``REASONS``) of every problem the order check finds — the same check
     as ``validate_order`` (submission) and L0 (intake)."""
-    checker = resolution._checker(state, PhaseInfo(*phase), seat(seats, who), seats)
+    checker = _checker(state, PhaseInfo(*phase), seat(seats, who), seats)
     return [p.code for p in checker.check(_resolve_names(_named(payload, seats), _ids(seats))).problems]
 
 
@@ -413,7 +414,7 @@ def test_FM_3_3_joker_wrong_mapping_leaves_and_every_ace_in_the_game_vanishes():
     assert [e.data for e in res.events if e.kind == "fm.joker_left"] == [{"player": "J", "right": False}]
     # he lost: when the Law wins later he is no winner
     state = res.state
-    assert resolution.check_victory(seats2, {s.id: s.name in ("L", "Z1") for s in seats2}, state["fm"])[1].winners \
+    assert victory.check_victory(seats2, {s.id: s.name in ("L", "Z1") for s in seats2}, state["fm"])[1].winners \
         == ["law"]
 
 
@@ -583,7 +584,7 @@ def test_FM_3_3_hero_both_goals_wins_at_once_and_leaves_the_game_goes_on():
     assert r.outcome is None and r.res.next_phase is not None  # the game goes on
     assert state["fm"] == {"hero_goals": {"1": ["mark"]}}  # the input state is untouched
     # and he wins whoever wins at the end
-    winner, outcome = resolution.check_victory(r.seats, {s.id: s.name in ("K",) for s in r.seats}, r.fm)
+    winner, outcome = victory.check_victory(r.seats, {s.id: s.name in ("K",) for s in r.seats}, r.fm)
     assert winner == "mafia" and outcome.winners == ["mafia", "hero"] and 1 in outcome.winning_seats
 
 
@@ -596,20 +597,20 @@ def test_FM_3_3_hero_both_goals_met_after_his_death_still_win():
     d1 = go(state, seats, {"L2": play("accusation", target="K", named_card="pistol")}, phase=D1)
     assert d1.died == ["K"] and d1.fm["hero_goals"] == {"1": ["armour", "mark"]} and d1.fm["left"] == {"1": "won"}
     assert d1.public("fm.hero_left") == []  # a dead hero does not leave again
-    winner, outcome = resolution.check_victory(d1.seats, {s.id: s.name == "B" for s in d1.seats}, d1.fm)
+    winner, outcome = victory.check_victory(d1.seats, {s.id: s.name == "B" for s in d1.seats}, d1.fm)
     assert outcome.winners == ["mafia", "hero"]
 
 
 def test_FM_3_3_hero_wins_with_law_if_alive_or_with_a_goal_met():
     seats = table(S("H", "hero", hand="tail"), S("L", "judge", hand="tail"), S("K", "mafia_killer", hand="tail"))
     law_alive = {1: True, 2: True, 3: False}
-    assert resolution.check_victory(seats, law_alive, {})[1].winners == ["law", "hero"]
+    assert victory.check_victory(seats, law_alive, {})[1].winners == ["law", "hero"]
     dead_hero = {1: False, 2: True, 3: False}
-    assert resolution.check_victory(seats, dead_hero, {})[1].winners == ["law"]
-    assert resolution.check_victory(seats, dead_hero, {"hero_goals": {"1": ["mark"]}})[1].winners == ["law", "hero"]
-    assert resolution.check_victory(seats, dead_hero, {"hero_goals": {"1": ["mark"]}})[1].winning_seats == [2, 1]
+    assert victory.check_victory(seats, dead_hero, {})[1].winners == ["law"]
+    assert victory.check_victory(seats, dead_hero, {"hero_goals": {"1": ["mark"]}})[1].winners == ["law", "hero"]
+    assert victory.check_victory(seats, dead_hero, {"hero_goals": {"1": ["mark"]}})[1].winning_seats == [2, 1]
     mafia_won = {1: True, 2: False, 3: True}  # alive and with a goal, he loses with the Law
-    assert resolution.check_victory(seats, mafia_won, {"hero_goals": {"1": ["mark"]}})[1].winners == ["mafia"]
+    assert victory.check_victory(seats, mafia_won, {"hero_goals": {"1": ["mark"]}})[1].winners == ["mafia"]
 
 
 # =================================================================================================== FM-3.3 traitor
@@ -916,13 +917,13 @@ def test_FM_8_sociopath_untargetable_on_night_1_and_day_1_targetable_from_night_
     assert codes(STATE(), seats, "N", order(ab("maniac", "damage", pay="coffee", target="So"))) == ["untargetable"]
     assert codes(STATE(), seats, "N", order(ab("maniac", "damage", pay="coffee", target="So")), D1) == \
         ["ability_night_only"]
-    opts = resolution.order_options(state=STATE(), phase=PhaseInfo(*N1), seat=seat(seats, "K"), seats=seats)
+    opts = order_options(state=STATE(), phase=PhaseInfo(*N1), seat=seat(seats, "K"), seats=seats)
     assert "So" not in [t["name"] for t in opts["targets"]]
     # from Night 2 he is a target like anyone
     assert ok(STATE(), seats, "K", play("pistol", target="So"), N2)
     r = go(STATE(), seats, {"N": order(ab("maniac", "damage", pay="coffee", target="So"))}, phase=N2)
     assert r.hand("So") == ["tail"]
-    opts = resolution.order_options(state=STATE(), phase=PhaseInfo(*N2), seat=seat(seats, "K"), seats=seats)
+    opts = order_options(state=STATE(), phase=PhaseInfo(*N2), seat=seat(seats, "K"), seats=seats)
     assert "So" in [t["name"] for t in opts["targets"]]
 
 

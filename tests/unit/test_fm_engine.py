@@ -16,8 +16,8 @@ from cards.collection_data import CARDS
 from cards.containers import Containers
 from cards.domain import CardKind, Collection
 from gm.core.engine import PhaseInfo, PhaseSpec, RuleViolation, SeatInfo
-from gm.modules.forum_mafia import engine
-from gm.modules.forum_mafia.roles import LAW_ROLES, MAFIA_ROLES, PUBLIC_ROLES, SECRET_ROLES
+from gm.modules.forum_mafia.engine import opening
+from gm.modules.forum_mafia.engine.roles import LAW_ROLES, MAFIA_ROLES, PUBLIC_ROLES, SECRET_ROLES
 
 ROOT = Path(__file__).resolve().parents[2]
 COLLECTION = Collection.from_kinds(CardKind(**c) for c in CARDS)
@@ -58,7 +58,7 @@ def test_FM_3_4_setup_table(n, hero):
     the optional hero replacing one Law member, everyone else Law (FM-3.2 roles)."""
     seen_extra = set()
     for seed in range(40):
-        roles = engine.composition(n, hero=hero, rng=random.Random(seed))
+        roles = opening.composition(n, hero=hero, rng=random.Random(seed))
         counts = tally(roles)
         row = expected_row(n, hero)
         assert len(roles) == n
@@ -82,34 +82,34 @@ def test_FM_3_4_table_numbers():
 
 
 def test_FM_3_2_law_roles_drawn_independently_with_duplicates():
-    law = [r for seed in range(30) for r in engine.composition(10, hero=False, rng=random.Random(seed))
+    law = [r for seed in range(30) for r in opening.composition(10, hero=False, rng=random.Random(seed))
            if r in LAW_ROLES]
     assert set(law) == set(LAW_ROLES)  # every FM-3.2 role comes up
-    assert any(max(Counter(r for r in engine.composition(10, hero=False, rng=random.Random(s))
+    assert any(max(Counter(r for r in opening.composition(10, hero=False, rng=random.Random(s))
                            if r in LAW_ROLES).values()) > 1 for s in range(30))  # duplicates allowed
 
 
 def test_FM_1_1_beyond_16_last_row_plus_law_and_fewer_than_5_refused():
-    counts = tally(engine.composition(20, hero=True, rng=random.Random(1)))
+    counts = tally(opening.composition(20, hero=True, rng=random.Random(1)))
     assert counts == {"mafia": 3, "maniac": 1, "joker": 1, "traitor": 1, "hero": 1, "law": 13}
     with pytest.raises(ValueError):
-        engine.composition(4, hero=False, rng=random.Random(1))
+        opening.composition(4, hero=False, rng=random.Random(1))
     with pytest.raises(RuleViolation) as err:
-        engine.deal(make_seats(4), {}, random.Random(1))
+        opening.deal(make_seats(4), {}, random.Random(1))
     assert err.value.errors[0].rule == "FM-1.1"
 
 
 def test_FM_3_5_same_seed_same_deal_different_seed_different_deal():
     seats = make_seats(12)
-    first = engine.deal(seats, {"hero": True}, random.Random(2026))
-    assert engine.deal(seats, {"hero": True}, random.Random(2026)) == first
+    first = opening.deal(seats, {"hero": True}, random.Random(2026))
+    assert opening.deal(seats, {"hero": True}, random.Random(2026)) == first
     assert set(first) == {s.id for s in seats}
-    deals = {tuple(sorted(engine.deal(seats, {"hero": True}, random.Random(seed)).items())) for seed in range(20)}
+    deals = {tuple(sorted(opening.deal(seats, {"hero": True}, random.Random(seed)).items())) for seed in range(20)}
     assert len(deals) == 20  # practically: every seed deals differently
-    assert engine.deal(seats, {"hero": True}, random.Random(2027)) != first
+    assert opening.deal(seats, {"hero": True}, random.Random(2027)) != first
     # the whole setup (seat data, groups, events) is reproducible too
-    a = engine.setup(seats, {"hero": True}, random.Random(7))
-    b = engine.setup(seats, {"hero": True}, random.Random(7))
+    a = opening.setup(seats, {"hero": True}, random.Random(7))
+    b = opening.setup(seats, {"hero": True}, random.Random(7))
     assert (a.seat_data, a.groups, a.events, a.state) == (b.seat_data, b.groups, b.events, b.state)
 
 
@@ -118,10 +118,10 @@ FIXED = ["mafia_boss", "mafia_advisor", "mafia_killer", "joker", "sheriff", "she
 
 def test_FM_3_4_fixed_composition_is_dealt_exactly():
     seats = make_seats(len(FIXED))
-    dealt = engine.deal(seats, {"roles": FIXED}, random.Random(3))
+    dealt = opening.deal(seats, {"roles": FIXED}, random.Random(3))
     assert Counter(dealt.values()) == Counter(FIXED)
-    assert dealt == engine.deal(seats, {"roles": FIXED}, random.Random(3))  # FM-3.5
-    orders = {tuple(engine.deal(seats, {"roles": FIXED}, random.Random(s))[x.id] for x in seats) for s in range(10)}
+    assert dealt == opening.deal(seats, {"roles": FIXED}, random.Random(3))  # FM-3.5
+    orders = {tuple(opening.deal(seats, {"roles": FIXED}, random.Random(s))[x.id] for x in seats) for s in range(10)}
     assert len(orders) > 1  # shuffled onto the seats by the seed
 
 
@@ -134,21 +134,21 @@ def test_FM_3_4_fixed_composition_is_dealt_exactly():
     (["mafia_killer", "mafia_killer", "wizard"], 5, ["FM-3.4", "FM-3.1", "FM-3.4"], ["roles"] * 3),
 ])
 def test_FM_3_4_fixed_composition_validated(roles, n, rules, fields):
-    errors = engine.validate_fixed_composition(roles, n)
+    errors = opening.validate_fixed_composition(roles, n)
     assert [e.rule for e in errors] == rules and [e.field for e in errors] == fields
     if n is not None:
         with pytest.raises(RuleViolation):
-            engine.deal(make_seats(n), {"roles": roles}, random.Random(1))
+            opening.deal(make_seats(n), {"roles": roles}, random.Random(1))
 
 
 def test_FM_3_4_fixed_composition_valid_has_no_errors():
-    assert engine.validate_fixed_composition(FIXED, len(FIXED)) == []
-    assert engine.validate_fixed_composition(FIXED) == []
+    assert opening.validate_fixed_composition(FIXED, len(FIXED)) == []
+    assert opening.validate_fixed_composition(FIXED) == []
 
 
 def test_FM_3_1_setup_tells_each_his_role_and_the_mafiosi_each_other():
     seats = make_seats(8, {1: "gossip"})
-    result = engine.setup(seats, {}, random.Random(11))
+    result = opening.setup(seats, {}, random.Random(11))
     assert result.first_phase == PhaseSpec("deckbuilding", setup=True)
     roles = {sid: d["secret_role"] for sid, d in result.seat_data.items()}
     mafia = [s.id for s in seats if roles[s.id] in MAFIA_ROLES]
@@ -188,7 +188,7 @@ def dealt_seats(plan: list[tuple[str, str]], *, decks: bool = True, extra=None) 
 
 
 def opened(seats, seed: int = 5):
-    seat_data, events = engine.open_game(seats, STATE, random.Random(seed))
+    seat_data, events = opening.open_game(seats, STATE, random.Random(seed))
     return {sid: Containers.from_dict(d["cards"]) for sid, d in seat_data.items()}, seat_data, events
 
 
@@ -250,7 +250,7 @@ def test_FM_8_engineer_picks_ignored_for_another_role_or_missing_cards():
     seats = dealt_seats([("sheriff", "engineer")], extra={0: {"engineer_picks": ["contract", "contract"]}})
     cards, _data, _events = opened(seats)  # not in his deck: ignored, the opening still works
     assert len(cards[200].hand) == 6
-    assert engine._engineer_picks({"public_role": "gossip", "engineer_picks": ["pistol"]}) == ()
+    assert opening._engineer_picks({"public_role": "gossip", "engineer_picks": ["pistol"]}) == ()
 
 
 def test_FM_8_lucky_gets_two_redeals_psychic_sees_top_three():
@@ -305,8 +305,8 @@ def test_FM_3_1_mafiosi_learn_each_others_decks_and_hands_at_the_opening():
 
 def test_FM_3_5_opening_is_reproducible_and_seed_dependent():
     seats = dealt_seats([("sheriff", "lucky"), ("maniac", "cardsharp"), ("doctor", "engineer")])
-    assert engine.open_game(seats, STATE, random.Random(9)) == engine.open_game(seats, STATE, random.Random(9))
-    assert engine.open_game(seats, STATE, random.Random(9))[0] != engine.open_game(seats, STATE, random.Random(10))[0]
+    assert opening.open_game(seats, STATE, random.Random(9)) == opening.open_game(seats, STATE, random.Random(9))
+    assert opening.open_game(seats, STATE, random.Random(9))[0] != opening.open_game(seats, STATE, random.Random(10))[0]
 
 
 def test_FM_4_5_module_resolves_deck_building_into_night_1():
@@ -320,7 +320,7 @@ def test_FM_4_5_module_resolves_deck_building_into_night_1():
 
 
 def test_forum_mafia_engine_and_roles_import_no_django():
-    for module in ("gm.modules.forum_mafia.engine", "gm.modules.forum_mafia.roles"):
+    for module in ("gm.modules.forum_mafia.engine.opening", "gm.modules.forum_mafia.engine.roles"):
         code = ("import sys, types\n"
                 "gm = types.ModuleType('gm'); gm.__path__ = ['gm']; sys.modules['gm'] = gm\n"
                 f"import {module}\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gm.modules.forum_mafia import resolution
+from gm.modules.forum_mafia.engine.state import find_link
 
 from .fm_table import STATE, S, check, refused, table
 
@@ -36,7 +36,7 @@ REFUSED = [
 
 @pytest.mark.parametrize("text", ACCEPTED)
 def test_FM_9_4_accepted_message_texts(text):
-    assert resolution.find_link(text) is None
+    assert find_link(text) is None
     seats = table(S("A", hand="letter"), S("B", "mafia_boss", hand="tail"))
     clean = check(STATE(), seats, "A", {"plays": [{"card": "letter", "target": "B", "text": text}]})
     assert clean["plays"][0]["text"] == text
@@ -44,7 +44,7 @@ def test_FM_9_4_accepted_message_texts(text):
 
 @pytest.mark.parametrize("text, found", REFUSED)
 def test_FM_9_4_refused_message_texts_name_what_was_found(text, found):
-    assert resolution.find_link(text) == found
+    assert find_link(text) == found
     seats = table(S("A", hand="letter"), S("B", "mafia_boss", hand="tail"))
     problems = refused(STATE(), seats, "A", {"plays": [{"card": "letter", "target": "B", "text": text}]})
     assert problems and problems[0][0] == "FM-9.4"

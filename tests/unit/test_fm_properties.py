@@ -4,7 +4,7 @@ A :class:`FMTableMachine` deals a random table — 5 to 16 seats, secret roles f
 (Mafia, Law, maniac, traitor, joker, hero), random public roles (FM-8 slugs and a few custom ones), random Hands,
 Sleeves (role cards included) and decks (empty ones too, so draws give ``mulligan``), a few seats already dead
 and some pending carry-over state (poison, jail, handcuffs) — then plays phase after phase. Each step gives every
-living seat a random order built from :func:`resolution.order_options` (plus deliberately illegal ones that must
+living seat a random order built from :func:`order_options` (plus deliberately illegal ones that must
 be refused with :class:`RuleViolation`), resolves the phase with a seeded ``random.Random`` and applies the
 :class:`Resolution` the way the shell does (seat data, deaths, state, the next phase) until the game ends.
 
@@ -46,8 +46,9 @@ from cards.collection_data import default_collection
 from cards.containers import Containers
 from cards.deckrules import ROLE_COLOURS
 from gm.core.engine import PhaseInfo, Resolution, RuleViolation, SeatInfo
-from gm.modules.forum_mafia import engine, resolution, table
-from gm.modules.forum_mafia.roles import PUBLIC_ROLES, SECRET_ROLES
+from gm.modules.forum_mafia.engine import opening, resolution, table
+from gm.modules.forum_mafia.engine.orders import order_options, validate_order
+from gm.modules.forum_mafia.engine.roles import PUBLIC_ROLES, SECRET_ROLES
 
 COLLECTION = default_collection()
 ALL_KINDS = sorted(COLLECTION.kinds)
@@ -77,7 +78,7 @@ def deal_table(r: random.Random) -> tuple[list[SeatInfo], dict, PhaseInfo]:
     """Random seats (ring order), game state and the phase to start with, from the Hypothesis-driven ``r``."""
     n = r.randint(5, 16)
     if r.random() < 0.7:
-        roles = engine.composition(n, hero=r.random() < 0.3, rng=random.Random(r.randint(0, 2**32)))
+        roles = opening.composition(n, hero=r.random() < 0.3, rng=random.Random(r.randint(0, 2**32)))
     else:
         roles = [r.choice(SECRET_SLUGS) for _ in range(n)]
     publics = r.sample(PUBLIC_SLUGS, n)
@@ -158,7 +159,7 @@ def _play(r: random.Random, card: dict, opts: dict) -> dict | None:
 
 
 def legal_single(r: random.Random, opts: dict) -> dict | None:
-    """One playable card with a legal target: :func:`resolution.validate_order` must accept it."""
+    """One playable card with a legal target: :func:`validate_order` must accept it."""
     playable = [c for c in opts["cards"] if c["playable"]]
     r.shuffle(playable)
     for card in playable:
@@ -193,7 +194,7 @@ def discard_two(r: random.Random, opts: dict) -> dict | None:
 
 
 def illegal(r: random.Random, seat: SeatInfo, opts: dict, seats: list[SeatInfo], phase: PhaseInfo) -> dict | None:
-    """An order :func:`resolution.validate_order` must refuse (``None`` if this seat can't make that mistake)."""
+    """An order :func:`validate_order` must refuse (``None`` if this seat can't make that mistake)."""
     cards = opts["cards"]
     targeted = [c for c in cards if c["target"] in ("one", "one_card", "one_text")]
     dead = [s for s in seats if not s.alive]
@@ -320,7 +321,7 @@ class FMTableMachine(RuleBasedStateMachine):
                         orders[seat.id] = {"plays": [{"card": hand[0]["kind"], "from": "hand",
                                                       "target": r.choice(living)}]}
                 continue
-            opts = resolution.order_options(state=state, phase=phase, seat=seat, seats=seats)
+            opts = order_options(state=state, phase=phase, seat=seat, seats=seats)
             assert opts["can_order"]
             mode = r.choice(["nothing", "single", "single", "combo", "combo", "combo", "discard", "illegal"])
             must_accept = False
@@ -339,7 +340,7 @@ class FMTableMachine(RuleBasedStateMachine):
                 bad = illegal(r, seat, opts, seats, phase)
                 if bad is not None:
                     try:
-                        resolution.validate_order(state=state, phase=phase, seat=seat, seats=seats, payload=bad)
+                        validate_order(state=state, phase=phase, seat=seat, seats=seats, payload=bad)
                     except RuleViolation as exc:
                         assert exc.errors and all(e.rule for e in exc.errors), exc.errors
                     else:
@@ -348,12 +349,12 @@ class FMTableMachine(RuleBasedStateMachine):
             if payload is None:
                 continue
             try:
-                clean = resolution.validate_order(state=state, phase=phase, seat=seat, seats=seats, payload=payload)
+                clean = validate_order(state=state, phase=phase, seat=seat, seats=seats, payload=payload)
             except RuleViolation as exc:
                 assert not must_accept, f"{seat.name}: order_options offered {payload}, refused: {exc}"
                 continue
             # Normalisation is idempotent: the stored order validates to itself.
-            again = resolution.validate_order(state=state, phase=phase, seat=seat, seats=seats, payload=clean)
+            again = validate_order(state=state, phase=phase, seat=seat, seats=seats, payload=clean)
             assert again == clean, (clean, again)
             orders[seat.id] = clean
             accepted.add(seat.id)

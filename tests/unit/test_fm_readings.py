@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from cards.collection_data import default_collection
 from cards.deckrules import rules_for, validate_deck
-from gm.modules.forum_mafia import veche
-from gm.modules.forum_mafia.resolution import _can_pay
+from gm.modules.forum_mafia.engine import veche
+from gm.modules.forum_mafia.engine.resolution import _can_pay
 
 from .fm_table import COL, STATE, S, check, play, plays, refused, run, table
 

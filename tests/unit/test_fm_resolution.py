@@ -985,7 +985,7 @@ def test_FM_10_H1_a_damage_card_in_a_deck_prevents_the_draw():
 
 
 def test_FM_10_H1_what_can_harm():
-    from gm.modules.forum_mafia.resolution import harm_sources
+    from gm.modules.forum_mafia.engine.victory import harm_sources
 
     def sources(*specs, fm=None):
         seats = table(*specs)
@@ -1050,7 +1050,8 @@ def _scenarios():
 def test_every_emitted_event_renders_without_placeholders(lang):
     from django.utils import translation
 
-    from gm.modules.forum_mafia.module import MODULE, RESOLUTION_MESSAGES
+    from gm.modules.forum_mafia.module import MODULE
+    from gm.modules.forum_mafia.texts import RESOLUTION_MESSAGES
 
     _scenarios()  # fill EMITTED whatever tests were selected
     assert set(RESOLUTION_MESSAGES) - set(EMITTED) == ENGINE_KINDS_NOT_REACHED

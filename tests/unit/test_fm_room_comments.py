@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gm.modules.forum_mafia.room_comments import REASONS, ProposalError, has_proposal, name_key, parse_proposal
+from gm.modules.forum_mafia.engine.room_comments import REASONS, ProposalError, has_proposal, name_key, parse_proposal
 
 NAMES = ["Вася", "Петя", "Коля", "Алёна", "Anna Maria", "Doe, John", "Ёж"]
 

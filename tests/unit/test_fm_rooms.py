@@ -2,7 +2,7 @@
 orders, rooms open at the end of the day for their members and close after the next night."""
 from __future__ import annotations
 
-from gm.modules.forum_mafia import rooms
+from gm.modules.forum_mafia.engine import rooms
 
 from .fm_table import STATE, S, refused, run, table
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from gm.modules.forum_mafia import veche
+from gm.modules.forum_mafia.engine import veche
 
 from .fm_table import STATE, S, refused, run, table
 

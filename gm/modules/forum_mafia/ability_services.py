@@ -42,7 +42,9 @@ from gm.core.engine import Event, PhaseInfo
 from gm.core.models import Game, LogEntry, Phase, Seat
 from gm.core.services import Clock, ServiceError
 
-from . import abilities, engine, resolution
+from .engine import abilities
+from .engine.orders import REASONS
+from .engine.state import DAY, NIGHT, game_collection
 
 MODULE = "forum_mafia"
 #: The engine's refusals that mean "not yours, or no longer" (403) rather than bad input (400).
@@ -61,7 +63,7 @@ class AbilityResult:
 
 def role_name(slug: str) -> str:
     """A role ability's name (its secret or public role) in the active language."""
-    from .module import ability_name
+    from .texts import ability_name
 
     return ability_name(slug) if isinstance(slug, str) else str(slug)
 
@@ -69,7 +71,7 @@ def role_name(slug: str) -> str:
 def problem_message(code: str, params: Mapping[str, Any], name: Callable[[str], str]) -> str:
     """The engine's reason ``code`` (:data:`.resolution.REASONS`) as a sentence in the active language with its rule
     ID: card slugs (``card``) as card names, role slugs (``ability``, ``role``) as role names."""
-    rule, text = resolution.REASONS.get(code, ("", code))
+    rule, text = REASONS.get(code, ("", code))
     shown = dict(params)
     for key, value in params.items():
         if key == "card" and isinstance(value, str):
@@ -89,7 +91,7 @@ def _refusal(problems: Sequence[tuple[str, str, dict]], name: Callable[[str], st
     for code, fld, params in problems:
         message = problem_message(code, params, name)
         errors.setdefault(fld or "__all__", []).append(message)
-        details.append({"rule": resolution.REASONS.get(code, ("",))[0], "code": code, "field": fld,
+        details.append({"rule": REASONS.get(code, ("",))[0], "code": code, "field": fld,
                         "params": dict(params), "message": message})
     codes = {p[0] for p in problems}
     code = "state" if "no_instant_now" in codes else "not_allowed" if codes & set(NOT_ALLOWED) else "invalid"
@@ -107,7 +109,7 @@ def _locked(game: Game, user, now, phase_id: int | None = None) -> tuple[Phase, 
     closed = _("Abilities are used and decks rebuilt during a night or a day (FM-4.7, FM-8); none is open now.")
     phase = core.phase_accepting_for_update(game=game, now=now, wrong_stage=closed, phase_id=phase_id)
     game = phase.game
-    if game.status != Game.Status.RUNNING or phase.kind not in (engine.NIGHT, engine.DAY):
+    if game.status != Game.Status.RUNNING or phase.kind not in (NIGHT, DAY):
         raise ServiceError(closed, code="state")
     seats = list(Seat.objects.select_for_update().filter(game=game).order_by("position"))
     seat = next((s for s in seats if s.user_id == user.pk), None)
@@ -153,7 +155,7 @@ def _write(*, game: Game, phase: Phase, seats: list[Seat], seat: Seat, result: a
     if victory:
         infos = [core.seat_info(s) for s in seats]
         alive = {s.pk: s.alive for s in seats}
-        winner, outcome = resolution.check_victory(infos, alive, state["fm"])
+        winner, outcome = victory.check_victory(infos, alive, state["fm"])
         if result.alive or outcome is not None:
             events.append(Event("fm.t_victory_check", {"layer": "instant", "step": "victory_check", "winner": winner,
                                                        "alive": [s.display_name for s in seats if s.alive]},
@@ -197,7 +199,7 @@ def ability_use(*, game: Game, user, payload: Any, phase_id: int | None, clock: 
     with transaction.atomic():
         now = clock()
         phase, game, seats, seat = _locked(game, user, now, phase_id)
-        collection = resolution.game_collection(game.state)
+        collection = game_collection(game.state)
         rng, seq = _rng(game, phase)
         result = abilities.apply_instant(state=game.state, phase=_phase_info(phase), seat=core.seat_info(seat),
                                          seats=[core.seat_info(s) for s in seats], payload=payload,
@@ -236,7 +238,7 @@ def deck_rebuild(*, game: Game, user, deck: Any, clock: Clock = timezone.now) ->
         rng, seq = _rng(game, phase)
         result = abilities.apply_rebuild(state=game.state, seat=core.seat_info(seat),
                                          deck_list=[e["kind"] for e in entries],
-                                         collection=resolution.game_collection(game.state), rng=rng)
+                                         collection=game_collection(game.state), rng=rng)
         if result.problems:  # pragma: no cover - the deck was found empty above, under the lock
             raise _refusal(result.problems, card_namer(collection_for_game(game)))
         result.seat_data[seat.pk] = {**result.seat_data[seat.pk], "deck_list": entries}

@@ -34,15 +34,17 @@ from gm.core.engine import PhaseInfo
 from gm.core.models import Game, LogEntry, Phase
 from gm.core.services import ServiceError
 
-from . import abilities, ability_services, engine
-from .roles import SECRET_ROLES
+from . import ability_services
+from .engine import abilities
+from .engine.roles import SECRET_ROLES
+from .engine.state import DAY, NIGHT
 
 MODULE = "forum_mafia"
 
 
 def _open_phase(game: Game) -> Phase | None:
     phase = page_memo.unresolved_phase(game)
-    ok = (phase is not None and phase.status == Phase.Status.OPEN and phase.kind in (engine.NIGHT, engine.DAY)
+    ok = (phase is not None and phase.status == Phase.Status.OPEN and phase.kind in (NIGHT, DAY)
           and game.status == Game.Status.RUNNING)
     return phase if ok else None
 
@@ -60,7 +62,7 @@ def abilities_panel(*, game: Game, viewer: visibility.Viewer, notice: str = "", 
     phase = _open_phase(game) if seat is not None and seat.alive else None
     if phase is None or abilities.has_left(game.state.get("fm") or {}, seat.pk):
         return {}
-    from .module import ability_name, secret_role_name
+    from .texts import ability_name, secret_role_name
 
     seats = page_memo.seats(game)
     infos = [services.seat_info(s) for s in seats]

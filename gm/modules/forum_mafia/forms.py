@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.validators import ALLOWED_FORMATS, validate_avatar
 
-from .roles import CUSTOM
+from .engine.roles import CUSTOM
 from .services import MESSENGERS_MAX, NAME_MAX, REASON_MAX
 
 _ACCEPT = ",".join(f"image/{fmt.lower()}" for fmt in sorted(ALLOWED_FORMATS))

@@ -12,19 +12,19 @@ from django.utils.translation import gettext as _
 
 from gm.core.dashboard import ACT, DONE, Need
 
-from . import engine
+from .engine.state import DAY, DECKBUILDING
 
 
 def player_needs(*, game, phase, seat, payload: Any) -> list[Need] | None:
     """The needs of ``seat``'s player in the open ``phase`` (see :meth:`gm.core.engine.GameModule.player_needs`)."""
     label = phase.label
-    if phase.kind == engine.DECKBUILDING:
+    if phase.kind == DECKBUILDING:
         if (seat.data or {}).get("deck_list"):
             return [Need(_("Your deck for %(phase)s is in; you may change it until the deadline (FM-4.5).")
                          % {"phase": label}, DONE, phase.deadline)]
         return [Need(_("Your deck is due: build it before %(phase)s ends (FM-4.5).") % {"phase": label}, ACT,
                      phase.deadline)]
-    if phase.kind == engine.DAY:
+    if phase.kind == DAY:
         vote = payload.get("vote") if isinstance(payload, Mapping) else None
         if not vote:
             return [Need(_("The Veche is open in %(phase)s: you have not voted (FM-7.1).") % {"phase": label}, ACT,

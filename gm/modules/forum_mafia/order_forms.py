@@ -68,7 +68,7 @@ class UidsField(forms.TypedMultipleChoiceField):
 class OrderForm(forms.Form):
     """One version of a player's order, built from his ``order_options`` (the engine's answer for his seat now).
 
-    ``options`` is the dict of ``resolution.order_options`` (its ``cards``, ``hand`` and ``sleeve`` name the uids
+    ``options`` is the dict of ``engine.orders.order_options`` (its ``cards``, ``hand`` and ``sleeve`` name the uids
     the form accepts). After ``is_valid()``, :meth:`payload` is the order payload for ``services.order_submit``;
     :meth:`add_service_errors` files a ``ServiceError``'s field errors under the card and input they concern.
     """

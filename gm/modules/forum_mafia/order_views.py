@@ -3,7 +3,7 @@ actions, the order-options API, and the read-only parts of the panel built from 
 resolution trace (§6 layers) and each player's private results.
 
 Selectors (``order_panel``, ``resolution_trace``, ``private_results``, ``order_options_for``) read through
-``gm.core.visibility`` and the pure ``resolution.order_options``; views parse input, call one service
+``gm.core.visibility`` and the pure ``order_options``; views parse input, call one service
 (``order_submit`` / ``order_withdraw``) or selector, and render. The form is htmx-enhanced: picking a card re-renders
 the form (its inputs appear); without JavaScript every input is still there (in ``<details>``) and a plain POST
 redirects back to the game page (PRG), or shows the refused order with its reasons on a page of its own.
@@ -36,13 +36,15 @@ from gm.core.forms import posted_version
 from gm.core.models import Game, GroupMembership, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
 
-from . import abilities, engine, resolution
+from .engine import abilities
+from .engine import orders as order_rules
+from .engine.roles import MAFIA_ROLES
+from .engine.state import DAY, NIGHT
 from .order_forms import DISCARD, MAX_TEXT, MODE_LABELS, PLAY, OrderForm, initial_from_payload
 from .order_parts import CARD_PARTS, OTHER_PARTS, latest_payload, order_parts_submit
-from .roles import MAFIA_ROLES
 
 MODULE = "forum_mafia"
-ORDER_PHASES = (engine.NIGHT, engine.DAY)
+ORDER_PHASES = (NIGHT, DAY)
 TIMING_NAMES = {"night": gettext_lazy("night only"), "day": gettext_lazy("day only"),
                 "any": gettext_lazy("any phase")}
 CONTAINER_NAMES = {"hand": gettext_lazy("Hand"), "sleeve": gettext_lazy("Sleeve")}
@@ -81,7 +83,7 @@ def _ordering_phase(game: Game, viewer: visibility.Viewer) -> Phase:
 
 
 def order_options_for(*, game: Game, viewer: visibility.Viewer, phase: Phase) -> dict:
-    """What ``viewer`` (a living player) may do in ``phase`` now: ``resolution.order_options`` for his seat, with its
+    """What ``viewer`` (a living player) may do in ``phase`` now: ``order_options`` for his seat, with its
     messages (``why_not``, each card's ``reason``) in the active language. Only his own cards are in it. Also
     ``abilities`` (``abilities.ability_options``: his phase and instant abilities, labels and reasons translated)
     and ``pay_from_hand`` (the cultist may pay prices from his Hand, FM-8)."""
@@ -90,7 +92,7 @@ def order_options_for(*, game: Game, viewer: visibility.Viewer, phase: Phase) ->
     info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
     seat_infos = [services.seat_info(s) for s in seats]
     own_info = next(s for s in seat_infos if s.id == own.pk)
-    options = resolution.order_options(state=game.state, phase=info, seat=own_info, seats=seat_infos)
+    options = order_rules.order_options(state=game.state, phase=info, seat=own_info, seats=seat_infos)
     name = card_namer(collection_for_game(game))
     options = dict(options)
     options["why_not"] = _msg(options.get("why_not"))
@@ -107,7 +109,7 @@ def _ability_msg(msgid: Any, params: Any, name: Callable[[str], str]) -> str:
     """An ability's reason in the active language: card slugs as card names, role slugs as role names."""
     if not msgid:
         return ""
-    from .module import ability_name
+    from .texts import ability_name
 
     params = dict(params or {})
     if isinstance(params.get("ability"), str):
@@ -179,7 +181,7 @@ def describe_order(payload: Mapping[str, Any] | None, *, cards: Mapping[int, str
     if payload.get("discard"):
         lines.append(_("Discard two Hand cards instead of playing: %(cards)s")
                      % {"cards": ", ".join(card(c) for c in payload["discard"])})
-    from .module import ability_name, secret_role_name
+    from .texts import ability_name, secret_role_name
 
     for use in payload.get("abilities") or []:
         head = _("Ability: %(ability)s") % {"ability": ability_name(str(use.get("ability", "")))}
@@ -303,7 +305,7 @@ def _ability_rows(form: OrderForm, options: Mapping[str, Any], name: Callable[[s
     """The form's "Abilities" part (FM-3, FM-8): one row per phase ability the player has, greyed with the reason
     when it can't be used now, with the inputs it needs (targets as for cards, the hero's Mafia role, the Mafia
     message, the maniac's Sleeve card to discard, the scientist's two Hand cards)."""
-    from .module import secret_role_name
+    from .texts import secret_role_name
 
     errors = form.errors if form.is_bound else {}
     picked = set(form.picked_abilities())
@@ -696,7 +698,7 @@ class FmAbilityOptionSerializer(serializers.Serializer):
 
 
 class FmOrderOptionsSerializer(serializers.Serializer):
-    """What the caller may order now (FM-5): the shape of ``resolution.order_options``."""
+    """What the caller may order now (FM-5): the shape of ``order_options``."""
 
     phase = serializers.IntegerField(help_text=gettext_lazy(
         "The id of the night or day these options are for: name it as “phase” in the order you send."))

@@ -24,18 +24,19 @@ from gm.core.engine import PhaseSpec
 from gm.core.models import Game, LogEntry, Phase, Seat
 from gm.core.services import Clock, ServiceError
 
-from . import engine, table
-from .roles import CUSTOM, MAFIA, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
+from .engine import table
+from .engine.roles import CUSTOM, MAFIA, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
+from .engine.state import DAY, MAFIA_GROUP, NIGHT, STALEMATE_PHASES
 
 #: Keys of one player's description (see :func:`game_setup_override`).
 PLAYER_KEYS = ("user", "name", "public_role", "secret_role", "colours", "hand", "sleeve", "deck", "alive")
-START_KINDS = (engine.NIGHT, engine.DAY)
+START_KINDS = (NIGHT, DAY)
 
 
 def start_ordinal(kind: str, number: int) -> int:
     """The phase ordinal Night/Day ``number`` has in a game that began with deck building (ordinal 1): Night N is
     2N, Day N is 2N+1 — so the phase's RNG seed is the one a real game of the same seed would use."""
-    return 2 * number + (1 if kind == engine.DAY else 0)
+    return 2 * number + (1 if kind == DAY else 0)
 
 
 def _slug_errors(value: Any, collection: Collection, *, many: bool = True) -> list[str]:
@@ -168,18 +169,18 @@ def game_setup_override(
         seats = []
         for position, player in enumerate(players):
             data = seat_data(player, collection)
-            if player.get("public_role") == "lucky" and start_kind == engine.NIGHT and start_number == 1:
+            if player.get("public_role") == "lucky" and start_kind == NIGHT and start_number == 1:
                 data["lucky_redeals_left"] = 2
             seats.append(Seat.objects.create(game=game, user=player["user"], display_name=player["name"].strip(),
                                              position=position, alive=player.get("alive", True), data=data))
         mafia = [s.pk for s in seats if s.data["faction"] == MAFIA]
-        core._add_groups(game, {engine.MAFIA_GROUP: mafia})
+        core._add_groups(game, {MAFIA_GROUP: mafia})
         for seat in seats:  # FM-3.1: each mafioso knows the others (his role card), as after a deal
             if seat.pk in mafia:
                 seat.data["mafia_seats"] = [other for other in mafia if other != seat.pk]
                 seat.save(update_fields=["data"])
         game.state = {**game.state, "hero": bool(game.options.get("hero", False)), "fm": {},
-                      "stalemate_phases": game.options.get("stalemate_phases", engine.STALEMATE_PHASES),
+                      "stalemate_phases": game.options.get("stalemate_phases", STALEMATE_PHASES),
                       "collection": collection.snapshot(), "collection_version": collection.version}
         game.started_at = now
         LogEntry.objects.create(game=game, visibility="public", kind="core.game_started", created_at=now)
@@ -203,7 +204,7 @@ def stalemate_extend(*, game: Game, actor, reason: str, clock: Clock = timezone.
     that was reset."""
     from gm.core.engine import RuleViolation
 
-    from .resolution import stalemate_count, stalemate_reset
+    from .engine.victory import stalemate_count, stalemate_reset
 
     core._require_master(game, actor)
     text = reason.strip() if isinstance(reason, str) else ""

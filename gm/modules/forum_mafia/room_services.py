@@ -40,8 +40,8 @@ from gm.core.flood import check_seat_rate
 from gm.core.models import Game, Order, Phase, Post, Seat
 from gm.core.services import Clock, ServiceError, seat_info
 
-from . import room_comments, rooms
-from .engine import DAY
+from .engine import room_comments, rooms
+from .engine.state import DAY
 from .models import RoomPost, RoomProposal
 
 #: ``rooms.check_rooms`` takes at most four proposals a day.

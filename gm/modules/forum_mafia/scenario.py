@@ -40,9 +40,10 @@ from gm.core.scenario import (
 )
 from gm.core.services import ServiceError
 
-from . import abilities, engine
+from .engine import abilities
+from .engine import state as engine
+from .engine.roles import PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
 from .override_services import game_setup_override, player_errors
-from .roles import PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
 
 TOP_KEYS = ("game", "seed", "options", "players", "start", "steps", "title", "description")
 PLAYER_KEYS = ("name", "public_role", "secret_role", "colours", "hand", "sleeve", "deck", "alive")
@@ -595,7 +596,7 @@ class _Runner:
                       {k: v for k, v in r.items() if k != "order"})
 
     def jailed(self, seat: Seat) -> bool:
-        from . import resolution
+        from .engine import state as resolution
 
         is_jailed = getattr(resolution, "is_jailed", None)
         return bool(is_jailed(self.game.state, seat.pk)) if is_jailed else False

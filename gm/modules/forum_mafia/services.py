@@ -27,10 +27,10 @@ from gm.core import services as core
 from gm.core.models import AuditEntry, Game, Seat
 from gm.core.services import ServiceError
 
+from .engine.roles import CUSTOM, PUBLIC_ROLE_BY_SLUG, PUBLIC_ROLES, listed_role_for_name, public_role_key
 from .models import Signup
-from .module import public_role_name
 from .order_parts import latest_payload, order_part_submit
-from .roles import CUSTOM, PUBLIC_ROLE_BY_SLUG, PUBLIC_ROLES, listed_role_for_name, public_role_key
+from .texts import public_role_name
 
 MODULE = "forum_mafia"
 NAME_MAX = 80

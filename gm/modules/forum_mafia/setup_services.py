@@ -24,7 +24,7 @@ from cards.deckrules import COLOUR_NAMES, ROLE_COLOURS
 from gm.core.models import Game, LogEntry, Phase, Seat
 from gm.core.services import Clock, ServiceError, phase_accepting_for_update
 
-from . import engine
+from .engine.state import DECKBUILDING, NIGHT
 
 #: The lucky's redeals during Night 1 (FM-8).
 LUCKY_REDEALS = 2
@@ -73,7 +73,7 @@ def joker_colours_choose(*, game: Game, user, colours: Any, clock: Clock = timez
     with transaction.atomic():
         now = clock()
         phase = _open_phase_locked(
-            game, kind=engine.DECKBUILDING, number=None, now=now,
+            game, kind=DECKBUILDING, number=None, now=now,
             closed_message=_("The joker chooses his colours during the deck-building stage before Night 1 "
                              "(FM-3.3); it is over."))
         seat = _own_seat_locked(game, user)
@@ -110,7 +110,7 @@ def engineer_picks_set(*, game: Game, user, picks: Any, clock: Clock = timezone.
     with transaction.atomic():
         now = clock()
         phase = _open_phase_locked(
-            game, kind=engine.DECKBUILDING, number=None, now=now,
+            game, kind=DECKBUILDING, number=None, now=now,
             closed_message=_("The engineer picks his cards during the deck-building stage before Night 1 (FM-8); "
                              "it is over."))
         seat = _own_seat_locked(game, user)
@@ -145,7 +145,7 @@ def lucky_redeal(*, game: Game, user, clock: Clock = timezone.now) -> Seat:
     with transaction.atomic():
         now = clock()
         phase = _open_phase_locked(
-            game, kind=engine.NIGHT, number=1, now=now,
+            game, kind=NIGHT, number=1, now=now,
             closed_message=_("The lucky redeals his Hand only during Night 1 (FM-8)."))
         seat = _own_seat_locked(game, user)
         if seat.data.get("public_role") != "lucky":

@@ -19,8 +19,11 @@ from gm.core import page_memo, visibility
 from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
-from . import engine, setup_services
-from .role_texts import (
+from . import setup_services
+from .engine.roles import FACTION_NAMES, MAFIA
+from .engine.state import DAY, DECKBUILDING, MAFIA_GROUP, NIGHT
+from .setup_services import LUCKY_REDEALS
+from .texts.roles import (
     AVENGER_WIN,
     CUSTOM_ROLE_TEXT,
     NOBODY_WINS,
@@ -28,13 +31,11 @@ from .role_texts import (
     SECRET_ROLE_TEXTS,
     SECRET_ROLE_WINS,
 )
-from .roles import FACTION_NAMES, MAFIA
-from .setup_services import LUCKY_REDEALS
 
 
 def _stalemate(game: Game) -> dict:
     """FM-10.H1 for the master of a running game: the quiet-phase count, the limit and whether he may reset it."""
-    from .resolution import stalemate_count, stalemate_limit
+    from .engine.victory import stalemate_count, stalemate_limit
 
     if game.status != Game.Status.RUNNING or game.is_over or not game.started_at:
         return {}
@@ -48,8 +49,8 @@ def _stalemate(game: Game) -> dict:
 
 def _your_result(game: Game, seat) -> str:
     """Once the game is over, the player's own result line: won, lost or a draw (FM-10, FM-10.H1)."""
-    from .module import YOUR_RESULT
-    from .resolution import seat_result
+    from .engine.victory import seat_result
+    from .texts import YOUR_RESULT
 
     if not game.is_over or not isinstance(game.outcome, dict):
         return ""
@@ -61,9 +62,9 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     night or day (a living player) and his private results; his chat rooms (FM-9.3; the master: every room); the
     resolution trace to whoever may read master entries (the master; everyone once the game is over). Spectators and
     anonymous visitors get nothing while it runs."""
-    from .module import public_role_name, secret_role_name
     from .order_views import order_panel, private_results, resolution_trace
     from .room_services import room_list
+    from .texts import public_role_name, secret_role_name
     from .veche_views import veche_panel
 
     trace = resolution_trace(viewer) if game.started_at else []
@@ -78,8 +79,8 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     role = data["secret_role"]
     phase = page_memo.unresolved_phase(game)
     is_open = phase is not None and phase.status == Phase.Status.OPEN and seat.alive and not game.is_over
-    building = is_open and phase.kind == engine.DECKBUILDING
-    night_1 = is_open and phase.kind == engine.NIGHT and phase.number == 1
+    building = is_open and phase.kind == DECKBUILDING
+    night_1 = is_open and phase.kind == NIGHT and phase.number == 1
     name = card_namer(collection_for_game(game))
     colours = data.get("joker_colours") if role == "joker" else SECRET_ROLE_COLOURS.get(role, ())
     public = data.get("public_role")
@@ -122,7 +123,7 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
                             "hand": [name(c["kind"]) for c in (data.get("cards") or {}).get("hand", [])]}
     if data.get("public_role") == "psychic" and data.get("deck_top"):
         context["deck_top"] = [name(slug) for slug in data["deck_top"]]
-    if is_open and phase.kind in (engine.NIGHT, engine.DAY):
+    if is_open and phase.kind in (NIGHT, DAY):
         from .ability_views import abilities_panel
 
         context["abilities"] = abilities_panel(game=game, viewer=viewer)
@@ -156,7 +157,7 @@ def mafia_teammates(viewer: visibility.Viewer, own_data: dict) -> list[dict]:
         ids = set(own_data["mafia_seats"])
         members = [s for s in page_memo.seats(viewer.game) if s.pk in ids]
     else:
-        members = visibility.group_members(viewer, engine.MAFIA_GROUP)
+        members = visibility.group_members(viewer, MAFIA_GROUP)
     return [{"name": s.display_name, "alive": s.alive} for s in members if s.pk != own]
 
 
@@ -180,9 +181,9 @@ def role_abilities(*, game: Game, seat, phase: Phase | None) -> list[dict]:
     from gm.core.engine import PhaseInfo
     from gm.core.services import seat_info
 
-    from . import abilities
-    from .module import ability_name
+    from .engine import abilities
     from .order_views import uses_text
+    from .texts import ability_name
 
     phase = phase or page_memo.last_phase(game)
     if phase is None:

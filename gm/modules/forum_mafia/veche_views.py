@@ -48,8 +48,9 @@ from gm.core.forms import posted_version
 from gm.core.models import Game, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
 
-from . import abilities, engine, services, veche
-from .resolution import ROLE_PROVENANCES
+from . import services
+from .engine import abilities, veche
+from .engine.state import DAY, ROLE_PROVENANCES
 
 MODULE = "forum_mafia"
 #: How often the live count refreshes itself (htmx polling), in seconds.
@@ -87,10 +88,10 @@ def describe_vote(vote: Mapping[str, Any], seat_names: Mapping[int, str]) -> str
 def veche_phase(game: Game, day: int | None = None) -> Phase | None:
     """The day whose Veche is shown: day ``day`` if given, else the day in progress, else the last day (at night
     the count and result of the day before); ``None`` before Day 1."""
-    days = game.phases.filter(kind=engine.DAY)
+    days = game.phases.filter(kind=DAY)
     if day is not None:
         return days.filter(number=day).first()
-    return page_memo.last_phase(game, engine.DAY)
+    return page_memo.last_phase(game, DAY)
 
 
 def _public_vote(vote: Any) -> dict | None:
@@ -190,7 +191,7 @@ def public_votes(phase: Phase, at: datetime | None = None) -> dict:
 
 
 def _role_name(seat: SeatInfo) -> str:
-    from .module import public_role_name
+    from .texts import public_role_name
 
     return public_role_name(seat.data.get("public_role"))
 
@@ -281,7 +282,7 @@ def _voting_phase(game: Game, phase_id: Any) -> Phase:
     unknown, ``stale`` — "Day 1 has ended; Night 2 is open now — your vote was not saved" — when it has ended; the
     deadline is the core's check). :class:`ServiceError` ``state`` when it is not a day of a running game."""
     phase = core_services.phase_named(game=game, phase_id=phase_id, subject="vote")
-    if game.is_over or phase.kind != engine.DAY:
+    if game.is_over or phase.kind != DAY:
         raise ServiceError(_("No day is open: the Veche votes by day (FM-7.1)."), code="state")
     return phase
 

@@ -24,11 +24,11 @@ from gm.core.models import Game
 from gm.core.services import ServiceError
 
 from . import services
+from .engine.roles import CUSTOM
 from .forms import PLEDGES, CharacterForm, RejectForm, SignupForm
 from .models import Signup
-from .module import public_role_name
-from .role_texts import CUSTOM_ROLE_TEXT, PUBLIC_ROLE_TEXTS
-from .roles import CUSTOM
+from .texts import public_role_name
+from .texts.roles import CUSTOM_ROLE_TEXT, PUBLIC_ROLE_TEXTS
 
 
 def _game(request, pk: int) -> Game:

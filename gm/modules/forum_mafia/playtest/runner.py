@@ -182,7 +182,8 @@ def play_game(*, base_url: str, players: int, seed: int, deadline: float, phase_
     stop, start)`` calls ``stop()`` when phase ``ordinal`` opens and ``start()`` ``seconds`` later."""
     from gm.core import services
     from gm.core.models import Game, Phase
-    from gm.modules.forum_mafia.roles import PUBLIC_ROLES
+
+    from ..engine.roles import PUBLIC_ROLES
 
     started = time.monotonic()
     rng = random.Random(seed)

@@ -23,6 +23,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from ...engine.state import MIN_PLAYERS
+
 
 def seed_list(value: str) -> list[int]:
     """``"7"`` → ``[7]``; ``"1-20"`` → 1…20; ``"1,5,9"`` → those."""
@@ -56,12 +58,11 @@ class Command(BaseCommand):
     def handle(self, *args, players: int, seed: int, seeds: str | None, deadline: float, base_url: str | None,
                phase_cap: int, kill_worker: int, redis_outage: float, log_dir: str | None, verbosity: int = 1,
                **options):
-        from gm.modules.forum_mafia import engine
-        from gm.modules.forum_mafia.playtest.runner import WorkerKiller, play_game
-        from gm.modules.forum_mafia.playtest.stack import PrivateRedis, Stack
+        from ...playtest.runner import WorkerKiller, play_game
+        from ...playtest.stack import PrivateRedis, Stack
 
-        if not engine.MIN_PLAYERS <= players <= 40:
-            raise CommandError(f"--players must be between {engine.MIN_PLAYERS} and 40.")
+        if not MIN_PLAYERS <= players <= 40:
+            raise CommandError(f"--players must be between {MIN_PLAYERS} and 40.")
         if deadline < 1:
             raise CommandError("--deadline must be at least 1 second.")
         if base_url and (kill_worker or redis_outage):

@@ -1,8 +1,8 @@
-"""Forum Mafia engine, pure (no Django import, no clock, randomness only from the injected RNG).
+"""Forum Mafia opening, pure (no Django import, no clock, randomness only from the injected RNG).
 
 This part covers the start of a game: dealing secret roles by the FM-3.4 table (or a fixed composition), the
 deck-building stage (FM-4.5) and the opening: shuffled decks, opening Hands and the start-of-game role effects
-(FM-3.1, FM-3.3, FM-8). Night and day resolution (§5–§7) arrives with the engine issue.
+(FM-3.1, FM-3.3, FM-8). Nights and days are :mod:`.resolution`.
 """
 from __future__ import annotations
 
@@ -16,25 +16,14 @@ from cards.deckrules import ROLE_COLOURS
 from cards.domain import Collection
 from gm.core.engine import Event, PhaseSpec, RuleError, RuleViolation, SeatInfo, SetupResult
 
-from .roles import (
-    LAW_ROLES,
-    MAFIA,
-    MAFIA_ROLES,
-    PUBLIC_ROLE_BY_SLUG,
-    SECRET_ROLES,
-)
+from .roles import LAW_ROLES, MAFIA, MAFIA_ROLES, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
+from .state import DECKBUILDING, MAFIA_GROUP, MIN_PLAYERS, OPENING_HAND, STALEMATE_PHASES
 
 
 def _(s: str) -> str:
     return s
 
 
-MIN_PLAYERS = 5
-MAFIA_GROUP = "faction:mafia"
-DECKBUILDING, NIGHT, DAY = "deckbuilding", "night", "day"
-OPENING_HAND = 6
-#: FM-10.H1 [house]: quiet phases in a row before a stalemate is a draw (the game option ``stalemate_phases``).
-STALEMATE_PHASES = 6
 
 
 def composition(n: int, *, hero: bool, rng: random.Random) -> list[str]:

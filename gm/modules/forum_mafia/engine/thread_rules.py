@@ -8,7 +8,7 @@ from typing import Any
 
 from gm.core.engine import PhaseInfo, PrivateSent, RuleError, RuleViolation, SeatInfo
 
-from .engine import DAY
+from .state import DAY
 
 AVENGER = "avenger"
 POSTMAN = "postman"

@@ -2,7 +2,7 @@
 FM-8, FM-10).
 
 Pure data: msgids marked with a no-op ``_`` so ``makemessages`` finds them; the shell translates them with gettext
-when it shows them (:func:`gm.modules.forum_mafia.module.role_text`). The texts summarise the rules reference
+when it shows them on the role card. The texts summarise the rules reference
 (``shared/rules/forum-mafia.md`` §3, §8 and §10); the engine never reads them.
 """
 from __future__ import annotations

@@ -18,8 +18,9 @@ from cards.containers import CONTAINERS, Containers
 from cards.domain import CardInstance
 from gm.core.engine import Event, Outcome, PhaseInfo, RuleError, RuleViolation, SeatInfo
 
-from .resolution import check_victory, fm_state, game_collection
 from .roles import PUBLIC_ROLE_BY_SLUG
+from .state import fm_state, game_collection
+from .victory import check_victory
 
 #: Every key :func:`seat_edit` takes.
 FIELDS: tuple[str, ...] = (*CONTAINERS, "jail", "handcuffs", "public_role")

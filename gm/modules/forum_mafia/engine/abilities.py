@@ -34,6 +34,7 @@ from cards.domain import Collection
 from gm.core.engine import Event, Outcome, PhaseInfo, SeatInfo
 
 from .roles import MAFIA, MAFIA_ROLES, SECRET_ROLES
+from .state import NIGHT, fm_state, has_left, untargetable, used
 
 
 def _(s: str) -> str:
@@ -108,14 +109,6 @@ def role_kind(seat: SeatInfo) -> set[str]:
 def ability_key(ability: str) -> str:
     """``mafia_boss``/``mafia_advisor``/``mafia_killer`` → ``mafia``; other slugs as they are."""
     return "mafia" if ability in MAFIA_ROLES else ability
-
-
-def used(fm: Mapping[str, Any], seat_id: int) -> list[str]:
-    return list((fm.get("used") or {}).get(str(seat_id), []))
-
-
-def has_left(fm: Mapping[str, Any], seat_id: int) -> bool:
-    return str(seat_id) in (fm.get("left") or {})
 
 
 @dataclass
@@ -297,8 +290,6 @@ def apply_instant(*, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo,
                   payload: Mapping[str, Any], collection: Collection, rng: random.Random) -> InstantResult:
     """Use an instant ability now (FM-3.3 maniac swap and joker guess, FM-8 looter and geek). Returns the changes,
     or an :class:`InstantResult` whose ``problems`` (code, field, params) say why nothing changed."""
-    from .resolution import fm_state
-
     fm = fm_state(state)
     result = InstantResult(state={**state, "fm": fm})
 
@@ -397,7 +388,7 @@ def apply_instant(*, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo,
                 result.events.append(Event("fm.t_aces_vanish", {"layer": "instant", "step": "aces_vanish",
                                                                 "player": other.name, "count": len(gone)},
                                            visibility="master"))
-    from .resolution import check_victory  # FM-10.6: checked at once after the joker's mapping
+    from .victory import check_victory  # FM-10.6: checked at once after the joker's mapping
 
     _winner, result.finished = check_victory(seats, {s.id: result.alive.get(s.id, s.alive) for s in seats}, fm)
     return result
@@ -423,8 +414,6 @@ def apply_rebuild(*, state: Mapping[str, Any], seat: SeatInfo, deck_list: Sequen
     message (FM-3.1); ``banker`` draws one card of the new deck into the Sleeve; ``magician``'s first rebuild makes
     the bottom two cards free (FM-8). ``problems`` holds ``("deck_not_empty", "deck", {...})`` if the deck still has
     cards (nothing changes then)."""
-    from .resolution import fm_state
-
     fm = fm_state(state)
     c = Containers.from_dict(seat.data.get("cards"))
     if c.deck:
@@ -496,15 +485,13 @@ def ability_options(*, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInf
     empty when available) with ``reason_params`` (``ability`` is a role slug), ``uses_left`` (``None``: unlimited;
     else what is left in its period). What depends on the rest of the order (the maniac's and the hero's Sleeve
     play, one hero ability per night) is checked when the order is submitted."""
-    from .resolution import NIGHT, _untargetable
-
     fm = state.get("fm") or {}
     kinds = role_kind(seat)
     secret = seat.data.get("secret_role", "")
     spent = used(fm, seat.id)
     c = Containers.from_dict(seat.data.get("cards"))
     ordered = sorted(seats, key=lambda s: s.position)
-    living = [s for s in ordered if s.alive and s.id != seat.id and not _untargetable(s, phase)]
+    living = [s for s in ordered if s.alive and s.id != seat.id and not untargetable(s, phase)]
     left = has_left(fm, seat.id)
     playing = phase.kind in ("night", "day") and seat.alive and not left
     out: list[dict] = []
