@@ -45,6 +45,7 @@ from gm.core.services import Clock, ServiceError
 from .engine import abilities
 from .engine.orders import REASONS
 from .engine.state import DAY, NIGHT, game_collection
+from .texts import ability_name
 
 MODULE = "forum_mafia"
 #: The engine's refusals that mean "not yours, or no longer" (403) rather than bad input (400).
@@ -63,7 +64,6 @@ class AbilityResult:
 
 def role_name(slug: str) -> str:
     """A role ability's name (its secret or public role) in the active language."""
-    from .texts import ability_name
 
     return ability_name(slug) if isinstance(slug, str) else str(slug)
 

@@ -38,6 +38,7 @@ from . import ability_services
 from .engine import abilities
 from .engine.roles import SECRET_ROLES
 from .engine.state import DAY, NIGHT
+from .texts import ability_name, secret_role_name
 
 MODULE = "forum_mafia"
 
@@ -62,7 +63,6 @@ def abilities_panel(*, game: Game, viewer: visibility.Viewer, notice: str = "", 
     phase = _open_phase(game) if seat is not None and seat.alive else None
     if phase is None or abilities.has_left(game.state.get("fm") or {}, seat.pk):
         return {}
-    from .texts import ability_name, secret_role_name
 
     seats = page_memo.seats(game)
     infos = [services.seat_info(s) for s in seats]

@@ -42,6 +42,7 @@ from .engine.roles import MAFIA_ROLES
 from .engine.state import DAY, NIGHT
 from .order_forms import DISCARD, MAX_TEXT, MODE_LABELS, PLAY, OrderForm, initial_from_payload
 from .order_parts import CARD_PARTS, OTHER_PARTS, latest_payload, order_parts_submit
+from .texts import ability_name, describe_vote, secret_role_name
 
 MODULE = "forum_mafia"
 ORDER_PHASES = (NIGHT, DAY)
@@ -55,6 +56,7 @@ GROUPS = (
     ("sleeve", gettext_lazy("From your Sleeve: one card"), gettext_lazy("Sleeve cards are not replaced.")),
     ("free", gettext_lazy("Free cards"), gettext_lazy("Playing them uses neither slot (FM-4.4).")),
 )
+
 #: The no-JavaScript page for a refused order: the site layout around the same partial htmx swaps in.
 _PAGE = engines["django"].from_string(
     '{% extends "base.html" %}{% block content %}{% include "forum_mafia/_orders.html" %}{% endblock %}')
@@ -109,7 +111,6 @@ def _ability_msg(msgid: Any, params: Any, name: Callable[[str], str]) -> str:
     """An ability's reason in the active language: card slugs as card names, role slugs as role names."""
     if not msgid:
         return ""
-    from .texts import ability_name
 
     params = dict(params or {})
     if isinstance(params.get("ability"), str):
@@ -181,7 +182,6 @@ def describe_order(payload: Mapping[str, Any] | None, *, cards: Mapping[int, str
     if payload.get("discard"):
         lines.append(_("Discard two Hand cards instead of playing: %(cards)s")
                      % {"cards": ", ".join(card(c) for c in payload["discard"])})
-    from .texts import ability_name, secret_role_name
 
     for use in payload.get("abilities") or []:
         head = _("Ability: %(ability)s") % {"ability": ability_name(str(use.get("ability", "")))}
@@ -200,7 +200,6 @@ def describe_order(payload: Mapping[str, Any] | None, *, cards: Mapping[int, str
     lines = lines or [_("No cards played")]
     vote = payload.get("vote")
     if isinstance(vote, Mapping) and vote.get("for") is not None:  # FM-7: the Veche part of the order
-        from .veche_views import describe_vote
 
         line = describe_vote(vote, seat_names)
         if vote.get("keep") is not None:
@@ -305,7 +304,6 @@ def _ability_rows(form: OrderForm, options: Mapping[str, Any], name: Callable[[s
     """The form's "Abilities" part (FM-3, FM-8): one row per phase ability the player has, greyed with the reason
     when it can't be used now, with the inputs it needs (targets as for cards, the hero's Mafia role, the Mafia
     message, the maniac's Sleeve card to discard, the scientist's two Hand cards)."""
-    from .texts import secret_role_name
 
     errors = form.errors if form.is_bound else {}
     picked = set(form.picked_abilities())

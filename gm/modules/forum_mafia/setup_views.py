@@ -23,6 +23,7 @@ from . import setup_services
 from .engine.roles import FACTION_NAMES, MAFIA
 from .engine.state import DAY, DECKBUILDING, MAFIA_GROUP, NIGHT
 from .setup_services import LUCKY_REDEALS
+from .texts import YOUR_RESULT, ability_name, public_role_name, secret_role_name
 from .texts.roles import (
     AVENGER_WIN,
     CUSTOM_ROLE_TEXT,
@@ -50,7 +51,6 @@ def _stalemate(game: Game) -> dict:
 def _your_result(game: Game, seat) -> str:
     """Once the game is over, the player's own result line: won, lost or a draw (FM-10, FM-10.H1)."""
     from .engine.victory import seat_result
-    from .texts import YOUR_RESULT
 
     if not game.is_over or not isinstance(game.outcome, dict):
         return ""
@@ -64,7 +64,6 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     anonymous visitors get nothing while it runs."""
     from .order_views import order_panel, private_results, resolution_trace
     from .room_services import room_list
-    from .texts import public_role_name, secret_role_name
     from .veche_views import veche_panel
 
     trace = resolution_trace(viewer) if game.started_at else []
@@ -183,7 +182,6 @@ def role_abilities(*, game: Game, seat, phase: Phase | None) -> list[dict]:
 
     from .engine import abilities
     from .order_views import uses_text
-    from .texts import ability_name
 
     phase = phase or page_memo.last_phase(game)
     if phase is None:

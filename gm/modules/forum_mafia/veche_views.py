@@ -51,11 +51,11 @@ from gm.core.services import ServiceError
 from . import services
 from .engine import abilities, veche
 from .engine.state import DAY, ROLE_PROVENANCES
+from .texts import describe_vote, public_role_name, punishment_name
 
 MODULE = "forum_mafia"
 #: How often the live count refreshes itself (htmx polling), in seconds.
 POLL_SECONDS = 30
-PUNISHMENT_NAMES = {veche.EXECUTION: gettext_lazy("execution"), veche.JAIL: gettext_lazy("jail")}
 _PAGE = engines["django"].from_string(
     '{% extends "base.html" %}{% block content %}{% include "forum_mafia/_veche.html" %}{% endblock %}')
 
@@ -66,23 +66,6 @@ _PAGE = engines["django"].from_string(
 def number(value: float) -> str:
     """A vote strength as people write it: ``2``, ``1.5``."""
     return f"{value:g}"
-
-
-def punishment_name(value: Any) -> str:
-    return str(PUNISHMENT_NAMES[value]) if value in PUNISHMENT_NAMES else ""
-
-
-def describe_vote(vote: Mapping[str, Any], seat_names: Mapping[int, str]) -> str:
-    """A vote in the active language: "Veche: for Boris (execution)", "Veche: for peace", "… · prosecutor +2"."""
-    target = vote.get("for")
-    if target == veche.PEACE:
-        line = _("Veche: for peace")
-    else:
-        line = _("Veche: for %(player)s (%(punishment)s)") % {
-            "player": seat_names.get(target, "?"), "punishment": punishment_name(vote.get("punishment"))}
-    if vote.get("prosecutor_bonus"):
-        line += " · " + _("prosecutor +2")
-    return line
 
 
 def veche_phase(game: Game, day: int | None = None) -> Phase | None:
@@ -191,7 +174,6 @@ def public_votes(phase: Phase, at: datetime | None = None) -> dict:
 
 
 def _role_name(seat: SeatInfo) -> str:
-    from .texts import public_role_name
 
     return public_role_name(seat.data.get("public_role"))
 

@@ -16,6 +16,7 @@ from cards.collection_data import CARDS
 from cards.deckrules import COLOUR_NAMES
 from gm.core.engine import RuleError
 
+from ..engine import veche
 from ..engine.orders import REASONS
 from ..engine.roles import FACTION_NAMES, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
 
@@ -357,3 +358,26 @@ def named_error(error: RuleError) -> RuleError:
               else _lazy_ability_name(v) if k == "ability" and isinstance(v, str) and v != "?" else v
               for k, v in error.params.items()}
     return RuleError(error.message, field=error.field, rule=error.rule, params=params)
+
+
+# -- the Veche (FM-7) ----------------------------------------------------------------------------------------------
+
+PUNISHMENT_NAMES = {veche.EXECUTION: _("execution"), veche.JAIL: _("jail")}
+
+
+def punishment_name(value: Any) -> str:
+    """A punishment slug (FM-7.2) by its name in the active language; ``""`` for an unknown one."""
+    return str(PUNISHMENT_NAMES[value]) if value in PUNISHMENT_NAMES else ""
+
+
+def describe_vote(vote: Mapping[str, Any], seat_names: Mapping[int, str]) -> str:
+    """A vote in the active language: "Veche: for Boris (execution)", "Veche: for peace", "… · prosecutor +2"."""
+    target = vote.get("for")
+    if target == veche.PEACE:
+        line = gettext("Veche: for peace")
+    else:
+        line = gettext("Veche: for %(player)s (%(punishment)s)") % {
+            "player": seat_names.get(target, "?"), "punishment": punishment_name(vote.get("punishment"))}
+    if vote.get("prosecutor_bonus"):
+        line += " · " + gettext("prosecutor +2")
+    return line
