@@ -32,8 +32,9 @@ from gm.core import services, visibility
 from gm.core.models import Game, LogEntry, Order, Phase, Seat
 from gm.core.scenario import ScenarioRun
 from gm.core.services import ServiceError
-from gm.modules.forum_mafia import ability_services, scenario
-from gm.modules.forum_mafia.override_services import game_setup_override
+from gm.modules.forum_mafia import scenario
+from gm.modules.forum_mafia.services import abilities as ability_services
+from gm.modules.forum_mafia.services.overrides import game_setup_override
 from tests.helpers import api, client_for
 from tests.integration.test_fm_orders_ui import HTMX, element
 

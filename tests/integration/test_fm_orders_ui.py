@@ -18,7 +18,7 @@ from django.utils.html import escape
 
 from gm.core import services
 from gm.core.models import Game, LogEntry, Order, Phase, Seat
-from gm.modules.forum_mafia.override_services import game_setup_override
+from gm.modules.forum_mafia.services.overrides import game_setup_override
 from tests.helpers import api, client_for
 
 pytestmark = pytest.mark.django_db

@@ -32,10 +32,10 @@ from gm.core import services, visibility
 from gm.core.models import GroupMembership, LogEntry, Order, Phase, Post, Seat
 from gm.core.services import ServiceError
 from gm.inbox.models import Notification
-from gm.modules.forum_mafia import room_services
 from gm.modules.forum_mafia.models import RoomPost, RoomProposal
-from gm.modules.forum_mafia.order_parts import latest_payload, order_part_submit
-from gm.modules.forum_mafia.override_services import game_setup_override
+from gm.modules.forum_mafia.services import rooms as room_services
+from gm.modules.forum_mafia.services.orders import latest_payload, order_part_submit
+from gm.modules.forum_mafia.services.overrides import game_setup_override
 from tests.helpers import api, client_for
 from tests.integration.test_fm_orders_ui import HTMX, element
 

@@ -15,7 +15,7 @@ from django.utils import translation
 
 from gm.core import services, visibility
 from gm.core.models import LogEntry, Phase
-from gm.modules.forum_mafia.override_services import game_setup_override
+from gm.modules.forum_mafia.services.overrides import game_setup_override
 from tests.helpers import api, client_for
 
 pytestmark = pytest.mark.django_db

@@ -24,8 +24,8 @@ from cards.containers import Containers
 from gm.core import services, visibility
 from gm.core.models import Game, GroupMembership, LogEntry, Phase, Seat
 from gm.core.services import ServiceError
-from gm.modules.forum_mafia import setup_services
 from gm.modules.forum_mafia.engine.roles import LAW_ROLES, MAFIA_ROLES, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
+from gm.modules.forum_mafia.services import setup as setup_services
 from tests.helpers import api, client_for
 
 pytestmark = pytest.mark.django_db

@@ -21,10 +21,10 @@ from PIL import Image
 from gm.core import services as core
 from gm.core.models import AuditEntry, Game, LogEntry, Seat
 from gm.core.services import ServiceError
-from gm.modules.forum_mafia import services
 from gm.modules.forum_mafia.engine.roles import PUBLIC_ROLES
-from gm.modules.forum_mafia.forms import PLEDGES
+from gm.modules.forum_mafia.forms.signup import PLEDGES
 from gm.modules.forum_mafia.models import Signup
+from gm.modules.forum_mafia.services import signup as services
 from tests.helpers import api, client_for, race
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 
 from gm.core import services
 from gm.core.models import AuditEntry, Game, LogEntry, Phase
-from gm.modules.forum_mafia.override_services import game_setup_override
+from gm.modules.forum_mafia.services.overrides import game_setup_override
 from tests.helpers import client_for, game_page, page_part
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ import pytest
 from gm.core import visibility
 from gm.modules.forum_mafia.engine.roles import SECRET_ROLES
 from gm.modules.forum_mafia.engine.state import MAFIA_GROUP
-from gm.modules.forum_mafia.setup_views import win_condition
 from gm.modules.forum_mafia.texts.roles import SECRET_ROLE_WINS
+from gm.modules.forum_mafia.views.setup import win_condition
 from gm.modules.onuw.module import win_text
 from tests.helpers import client_for, game_page, page_part
 from tests.integration import fm_table

@@ -19,7 +19,7 @@ from gm.core.engine import Event, phase_rng
 from gm.core.models import AuditEntry, Game, GroupMembership, Order, Phase
 from gm.core.scenario import Failure, ScenarioRun
 from gm.core.services import ServiceError
-from gm.modules.forum_mafia.override_services import game_setup_override
+from gm.modules.forum_mafia.services.overrides import game_setup_override
 
 pytestmark = pytest.mark.django_db
 

@@ -221,7 +221,7 @@ class ForumMafiaModule(GameModule):
     def order_lines(self, *, payload, seat_data, seat_names):
         """An order version in words (card, slot, targets, abilities, the Veche vote): see
         :func:`.order_views.describe_order`; card ids are named from ``seat_data``'s containers."""
-        from .order_views import describe_order
+        from .views.orders import describe_order
 
         cards = seat_data.get("cards") if isinstance(seat_data, Mapping) else None
         uids = {c["uid"]: c.get("kind", "") for key in ("hand", "sleeve", "deck", "discard")
@@ -323,31 +323,31 @@ class ForumMafiaModule(GameModule):
     def post_saved(self, post, *, clock):
         """FM-9.3: a day post's comment may propose a chat room; :func:`.room_services.post_saved` records it in the
         author's day order (inside the post's transaction)."""
-        from .room_services import post_saved  # the shell part; imported late to keep this module light
+        from .services.rooms import post_saved  # the shell part; imported late to keep this module light
 
         post_saved(post, clock=clock)
 
     def post_notes(self, *, viewer, posts):
         """FM-9.3: whether each post's room proposal was recorded, for its author and the master."""
-        from .room_services import post_notes
+        from .services.rooms import post_notes
 
         return post_notes(viewer, posts)
 
     # -- shell ----------------------------------------------------------------------------------------------
     def comment_help(self, *, game, viewer):
-        from .room_services import comment_help
+        from .services.rooms import comment_help
 
         return comment_help(game=game, viewer=viewer)
 
     def player_needs(self, *, game, phase, seat, payload):
-        from .my_games import player_needs
+        from .selectors import player_needs
 
         return player_needs(game=game, phase=phase, seat=seat, payload=payload)
 
     def page_context(self, *, game, viewer) -> dict:
         """The game page's ``module_context`` for ``templates/forum_mafia/panel.html``: the viewer's own roles and
         the start-stretch controls (joker colours, engineer picks, lucky redeals, psychic's top cards)."""
-        from .setup_views import panel_context  # the shell part; imported late to keep this module light
+        from .views.setup import panel_context  # the shell part; imported late to keep this module light
 
         return panel_context(game=game, viewer=viewer)
 

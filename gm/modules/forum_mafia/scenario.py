@@ -43,7 +43,7 @@ from gm.core.services import ServiceError
 from .engine import abilities
 from .engine import state as engine
 from .engine.roles import PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
-from .override_services import game_setup_override, player_errors
+from .services.overrides import game_setup_override, player_errors
 
 TOP_KEYS = ("game", "seed", "options", "players", "start", "steps", "title", "description")
 PLAYER_KEYS = ("name", "public_role", "secret_role", "colours", "hand", "sleeve", "deck", "alive")
@@ -372,7 +372,7 @@ def parse(data: Mapping[str, Any], collection: Collection | None = None) -> Scen
 
 
 def _vote_service():
-    from . import services
+    from .services import signup as services
 
     return getattr(services, "vote_submit", None)
 
@@ -454,7 +454,7 @@ class _Runner:
         FM-5.6); a refused line is recorded and left out, so the previous version stays. An instant ability (the
         maniac's swap, the joker's guess, the looter, the geek) is used at once through
         ``ability_services.ability_use``, in file order; refused, it is recorded like a refused line."""
-        from .ability_services import ability_use
+        from .services.abilities import ability_use
 
         accepted: dict[str, list[OrderLine]] = {}
         refused = []

@@ -87,7 +87,7 @@ def db_night(master, users, *, title: str = "FM night"):
     ``(game, phase)``."""
     from gm.core import services
 
-    from ..override_services import game_setup_override
+    from ..services.overrides import game_setup_override
 
     game = services.game_create(master=master, module="forum_mafia", title=title, rng_seed=len(users))
     described = [{**p, "user": u} for p, u in zip(players(len(users)), users, strict=True)]

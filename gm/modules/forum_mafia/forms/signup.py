@@ -7,8 +7,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.validators import ALLOWED_FORMATS, validate_avatar
 
-from .engine.roles import CUSTOM
-from .services import MESSENGERS_MAX, NAME_MAX, REASON_MAX
+from ..engine.roles import CUSTOM
+from ..services.signup import MESSENGERS_MAX, NAME_MAX, REASON_MAX
 
 _ACCEPT = ",".join(f"image/{fmt.lower()}" for fmt in sorted(ALLOWED_FORMATS))
 _AVATAR_ERRORS = {"invalid_image": _("The avatar must be an image (JPEG, PNG, GIF or WebP).")}

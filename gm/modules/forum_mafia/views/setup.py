@@ -19,12 +19,12 @@ from gm.core import page_memo, visibility
 from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
-from . import setup_services
-from .engine.roles import FACTION_NAMES, MAFIA
-from .engine.state import DAY, DECKBUILDING, MAFIA_GROUP, NIGHT
-from .setup_services import LUCKY_REDEALS
-from .texts import YOUR_RESULT, ability_name, public_role_name, secret_role_name
-from .texts.roles import (
+from ..engine.roles import FACTION_NAMES, MAFIA
+from ..engine.state import DAY, DECKBUILDING, MAFIA_GROUP, NIGHT
+from ..services import setup as setup_services
+from ..services.setup import LUCKY_REDEALS
+from ..texts import YOUR_RESULT, ability_name, public_role_name, secret_role_name
+from ..texts.roles import (
     AVENGER_WIN,
     CUSTOM_ROLE_TEXT,
     NOBODY_WINS,
@@ -36,7 +36,7 @@ from .texts.roles import (
 
 def _stalemate(game: Game) -> dict:
     """FM-10.H1 for the master of a running game: the quiet-phase count, the limit and whether he may reset it."""
-    from .engine.victory import stalemate_count, stalemate_limit
+    from ..engine.victory import stalemate_count, stalemate_limit
 
     if game.status != Game.Status.RUNNING or game.is_over or not game.started_at:
         return {}
@@ -50,7 +50,7 @@ def _stalemate(game: Game) -> dict:
 
 def _your_result(game: Game, seat) -> str:
     """Once the game is over, the player's own result line: won, lost or a draw (FM-10, FM-10.H1)."""
-    from .engine.victory import seat_result
+    from ..engine.victory import seat_result
 
     if not game.is_over or not isinstance(game.outcome, dict):
         return ""
@@ -62,9 +62,9 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     night or day (a living player) and his private results; his chat rooms (FM-9.3; the master: every room); the
     resolution trace to whoever may read master entries (the master; everyone once the game is over). Spectators and
     anonymous visitors get nothing while it runs."""
-    from .order_views import order_panel, private_results, resolution_trace
-    from .room_services import room_list
-    from .veche_views import veche_panel
+    from ..services.rooms import room_list
+    from .orders import order_panel, private_results, resolution_trace
+    from .veche import veche_panel
 
     trace = resolution_trace(viewer) if game.started_at else []
     rooms = room_list(viewer) if game.started_at else []  # FM-9.3: the viewer's chat rooms (the master: all)
@@ -123,7 +123,7 @@ def panel_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     if data.get("public_role") == "psychic" and data.get("deck_top"):
         context["deck_top"] = [name(slug) for slug in data["deck_top"]]
     if is_open and phase.kind in (NIGHT, DAY):
-        from .ability_views import abilities_panel
+        from .abilities import abilities_panel
 
         context["abilities"] = abilities_panel(game=game, viewer=viewer)
         context["orders"] = order_panel(game=game, viewer=viewer)
@@ -180,8 +180,8 @@ def role_abilities(*, game: Game, seat, phase: Phase | None) -> list[dict]:
     from gm.core.engine import PhaseInfo
     from gm.core.services import seat_info
 
-    from .engine import abilities
-    from .order_views import uses_text
+    from ..engine import abilities
+    from .orders import uses_text
 
     phase = phase or page_memo.last_phase(game)
     if phase is None:

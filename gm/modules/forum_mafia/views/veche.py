@@ -48,10 +48,10 @@ from gm.core.forms import posted_version
 from gm.core.models import Game, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
 
-from . import services
-from .engine import abilities, veche
-from .engine.state import DAY, ROLE_PROVENANCES
-from .texts import describe_vote, public_role_name, punishment_name
+from ..engine import abilities, veche
+from ..engine.state import DAY, ROLE_PROVENANCES
+from ..services import signup as services
+from ..texts import describe_vote, public_role_name, punishment_name
 
 MODULE = "forum_mafia"
 #: How often the live count refreshes itself (htmx polling), in seconds.
@@ -350,7 +350,7 @@ def _render(request, panel: dict, *, status: int = 200, oob_orders: bool = False
     if request.htmx:
         html = render_to_string("forum_mafia/_veche.html", {"v": panel, "game": game}, request=request)
         if oob_orders:  # the order changed: its panel (versions, description) is swapped out of band
-            from .order_views import order_panel
+            from .orders import order_panel
 
             orders = order_panel(game=game, viewer=visibility.viewer_for(request.user, game))
             html += render_to_string("forum_mafia/_orders.html", {"o": orders, "game": game, "oob": True},

@@ -40,9 +40,9 @@ from gm.core.flood import check_seat_rate
 from gm.core.models import Game, Order, Phase, Post, Seat
 from gm.core.services import Clock, ServiceError, seat_info
 
-from .engine import room_comments, rooms
-from .engine.state import DAY
-from .models import RoomPost, RoomProposal
+from ..engine import room_comments, rooms
+from ..engine.state import DAY
+from ..models import RoomPost, RoomProposal
 
 #: ``rooms.check_rooms`` takes at most four proposals a day.
 MAX_PROPOSALS = 4
@@ -158,7 +158,7 @@ def _sync_order(*, phase: Phase, seat: Seat, current: RoomProposal | None, check
     """Make the ``rooms`` part of ``seat``'s order for day ``phase`` the valid proposals of all his posts of that day
     (in posting order, each set once, at most :data:`MAX_PROPOSALS`). Proposals refused only for the day's count or
     the order as a whole are checked again (``check``), so an earlier post can't block a later one."""
-    from .order_parts import latest_payload, order_part_submit
+    from .orders import latest_payload, order_part_submit
 
     rows = [r for r in RoomProposal.objects.filter(seat=seat, phase=phase).select_related("post")
             .order_by("post__created_at", "post_id")

@@ -14,8 +14,8 @@ from rest_framework.views import APIView
 from gm.core import visibility
 from gm.core.models import Game
 
-from . import setup_services
-from .services import MODULE
+from ..services import setup as setup_services
+from ..services.signup import MODULE
 
 
 def _game(request, pk) -> Game:

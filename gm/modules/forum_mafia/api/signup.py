@@ -23,7 +23,7 @@ from gm.core import visibility
 from gm.core.models import Game
 from gm.core.services import ServiceError
 
-from . import services
+from ..services import signup as services
 
 PARSERS = [parsers.JSONParser, parsers.MultiPartParser, parsers.FormParser]
 

@@ -24,7 +24,7 @@ from cards.deckrules import COLOUR_NAMES, ROLE_COLOURS
 from gm.core.models import Game, LogEntry, Phase, Seat
 from gm.core.services import Clock, ServiceError, phase_accepting_for_update
 
-from .engine.state import DECKBUILDING, NIGHT
+from ..engine.state import DECKBUILDING, NIGHT
 
 #: The lucky's redeals during Night 1 (FM-8).
 LUCKY_REDEALS = 2

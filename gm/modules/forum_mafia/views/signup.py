@@ -23,12 +23,12 @@ from gm.core.forms import CONFIRM_REQUIRED, ConfirmForm
 from gm.core.models import Game
 from gm.core.services import ServiceError
 
-from . import services
-from .engine.roles import CUSTOM
-from .forms import PLEDGES, CharacterForm, RejectForm, SignupForm
-from .models import Signup
-from .texts import public_role_name
-from .texts.roles import CUSTOM_ROLE_TEXT, PUBLIC_ROLE_TEXTS
+from ..engine.roles import CUSTOM
+from ..forms.signup import PLEDGES, CharacterForm, RejectForm, SignupForm
+from ..models import Signup
+from ..services import signup as services
+from ..texts import public_role_name
+from ..texts.roles import CUSTOM_ROLE_TEXT, PUBLIC_ROLE_TEXTS
 
 
 def _game(request, pk: int) -> Game:
@@ -206,7 +206,7 @@ def signup_status(request, pk: int):
 def stalemate_extend(request, pk: int):
     """FM-10.H1: the master extends a game heading for a stalemate draw (the quiet count starts again), with a
     reason for the audit log; back to the game page with the outcome."""
-    from .override_services import stalemate_extend as extend
+    from ..services.overrides import stalemate_extend as extend
 
     game = _game(request, pk)
     try:

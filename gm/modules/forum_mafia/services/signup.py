@@ -27,10 +27,10 @@ from gm.core import services as core
 from gm.core.models import AuditEntry, Game, Seat
 from gm.core.services import ServiceError
 
-from .engine.roles import CUSTOM, PUBLIC_ROLE_BY_SLUG, PUBLIC_ROLES, listed_role_for_name, public_role_key
-from .models import Signup
-from .order_parts import latest_payload, order_part_submit
-from .texts import public_role_name
+from ..engine.roles import CUSTOM, PUBLIC_ROLE_BY_SLUG, PUBLIC_ROLES, listed_role_for_name, public_role_key
+from ..models import Signup
+from ..texts import public_role_name
+from .orders import latest_payload, order_part_submit
 
 MODULE = "forum_mafia"
 NAME_MAX = 80

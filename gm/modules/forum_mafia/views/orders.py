@@ -36,13 +36,13 @@ from gm.core.forms import posted_version
 from gm.core.models import Game, GroupMembership, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
 
-from .engine import abilities
-from .engine import orders as order_rules
-from .engine.roles import MAFIA_ROLES
-from .engine.state import DAY, NIGHT
-from .order_forms import DISCARD, MAX_TEXT, MODE_LABELS, PLAY, OrderForm, initial_from_payload
-from .order_parts import CARD_PARTS, OTHER_PARTS, latest_payload, order_parts_submit
-from .texts import ability_name, describe_vote, secret_role_name
+from ..engine import abilities
+from ..engine import orders as order_rules
+from ..engine.roles import MAFIA_ROLES
+from ..engine.state import DAY, NIGHT
+from ..forms.orders import DISCARD, MAX_TEXT, MODE_LABELS, PLAY, OrderForm, initial_from_payload
+from ..services.orders import CARD_PARTS, OTHER_PARTS, latest_payload, order_parts_submit
+from ..texts import ability_name, describe_vote, secret_role_name
 
 MODULE = "forum_mafia"
 ORDER_PHASES = (NIGHT, DAY)

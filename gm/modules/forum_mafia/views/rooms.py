@@ -25,8 +25,8 @@ from gm.core import visibility
 from gm.core.models import Game
 from gm.core.services import ServiceError
 
-from . import room_services
-from .models import RoomPost
+from ..models import RoomPost
+from ..services import rooms as room_services
 
 MODULE = "forum_mafia"
 

@@ -24,9 +24,9 @@ from gm.core.engine import PhaseSpec
 from gm.core.models import Game, LogEntry, Phase, Seat
 from gm.core.services import Clock, ServiceError
 
-from .engine import table
-from .engine.roles import CUSTOM, MAFIA, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
-from .engine.state import DAY, MAFIA_GROUP, NIGHT, STALEMATE_PHASES
+from ..engine import table
+from ..engine.roles import CUSTOM, MAFIA, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
+from ..engine.state import DAY, MAFIA_GROUP, NIGHT, STALEMATE_PHASES
 
 #: Keys of one player's description (see :func:`game_setup_override`).
 PLAYER_KEYS = ("user", "name", "public_role", "secret_role", "colours", "hand", "sleeve", "deck", "alive")
@@ -204,7 +204,7 @@ def stalemate_extend(*, game: Game, actor, reason: str, clock: Clock = timezone.
     that was reset."""
     from gm.core.engine import RuleViolation
 
-    from .engine.victory import stalemate_count, stalemate_reset
+    from ..engine.victory import stalemate_count, stalemate_reset
 
     core._require_master(game, actor)
     text = reason.strip() if isinstance(reason, str) else ""

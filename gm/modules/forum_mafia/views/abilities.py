@@ -34,11 +34,11 @@ from gm.core.engine import PhaseInfo
 from gm.core.models import Game, LogEntry, Phase
 from gm.core.services import ServiceError
 
-from . import ability_services
-from .engine import abilities
-from .engine.roles import SECRET_ROLES
-from .engine.state import DAY, NIGHT
-from .texts import ability_name, secret_role_name
+from ..engine import abilities
+from ..engine.roles import SECRET_ROLES
+from ..engine.state import DAY, NIGHT
+from ..services import abilities as ability_services
+from ..texts import ability_name, secret_role_name
 
 MODULE = "forum_mafia"
 
@@ -101,13 +101,13 @@ def abilities_panel(*, game: Game, viewer: visibility.Viewer, notice: str = "", 
 
 
 def _reason(option: Mapping[str, Any], name) -> str:
-    from .order_views import _ability_msg
+    from .orders import _ability_msg
 
     return _ability_msg(option.get("reason"), option.get("reason_params"), name)
 
 
 def _uses(option: Mapping[str, Any]) -> str:
-    from .order_views import uses_text
+    from .orders import uses_text
 
     return uses_text(option)
 
@@ -142,7 +142,7 @@ def _panel_response(request, game: Game, *, notice: str = "", errors: list[str] 
     viewer = visibility.viewer_for(request.user, game)
     panel = abilities_panel(game=game, viewer=viewer, notice=notice, errors=errors, oob_orders=True)
     html = render_to_string("forum_mafia/_abilities.html", {"a": panel, "game": game}, request=request)
-    from .order_views import order_panel
+    from .orders import order_panel
 
     orders = order_panel(game=game, viewer=viewer)
     html += render_to_string("forum_mafia/_orders.html", {"o": orders, "game": game, "oob": True}, request=request)

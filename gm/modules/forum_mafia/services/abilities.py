@@ -42,10 +42,10 @@ from gm.core.engine import Event, PhaseInfo
 from gm.core.models import Game, LogEntry, Phase, Seat
 from gm.core.services import Clock, ServiceError
 
-from .engine import abilities
-from .engine.orders import REASONS
-from .engine.state import DAY, NIGHT, game_collection
-from .texts import ability_name
+from ..engine import abilities
+from ..engine.orders import REASONS
+from ..engine.state import DAY, NIGHT, game_collection
+from ..texts import ability_name
 
 MODULE = "forum_mafia"
 #: The engine's refusals that mean "not yours, or no longer" (403) rather than bad input (400).
