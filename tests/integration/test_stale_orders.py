@@ -19,8 +19,8 @@ from django.urls import reverse
 from gm.core import services
 from gm.core.models import Game, Order, Phase
 from gm.modules.forum_mafia.services.overrides import game_setup_override
+from gm.modules.forum_mafia.tests.test_fm_orders_ui import element
 from tests.helpers import api, client_for
-from tests.integration.test_fm_orders_ui import element
 
 pytestmark = pytest.mark.django_db
 

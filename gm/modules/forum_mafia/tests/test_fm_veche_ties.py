@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from gm.modules.forum_mafia.tests.test_fm_veche_shell import day, open_phase, users, vote  # noqa: F401 - fixtures
 from gm.modules.forum_mafia.views.veche import public_votes
 from tests.helpers import client_for, page_part
-from tests.integration.test_fm_veche_shell import day, open_phase, users, vote  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.django_db
 

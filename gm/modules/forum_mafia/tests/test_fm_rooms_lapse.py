@@ -9,8 +9,8 @@ import pytest
 
 from gm.core.engine import PhaseInfo, SeatInfo
 from gm.modules.forum_mafia.engine import rooms
+from gm.modules.forum_mafia.tests.test_fm_rooms_shell import _note, english, table  # noqa: F401 - fixtures
 from tests.helpers import client_for, page_part
-from tests.integration.test_fm_rooms_shell import _note, english, table  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.django_db
 

@@ -29,9 +29,9 @@ from gm.modules.forum_mafia.engine.state import is_jailed
 from gm.modules.forum_mafia.services import signup as fm_services
 from gm.modules.forum_mafia.services.orders import latest_payload, order_part_submit, order_parts_submit
 from gm.modules.forum_mafia.services.overrides import game_setup_override
+from gm.modules.forum_mafia.tests.test_fm_orders_ui import element
 from gm.modules.forum_mafia.views.veche import public_votes
 from tests.helpers import api, client_for
-from tests.integration.test_fm_orders_ui import element
 
 pytestmark = pytest.mark.django_db
 

@@ -313,7 +313,7 @@ def test_every_reading_has_a_test_here():
     import re
     from pathlib import Path
 
-    rules = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "forum-mafia.md").read_text(encoding="utf-8")
+    rules = (Path(__file__).resolve().parents[4] / "docs" / "rules" / "forum-mafia.md").read_text(encoding="utf-8")
     readings = sorted(set(re.findall(r"\b(FM-\d+(?:\.\d+)?\.R\d+)\b", rules)))
     assert len(readings) == 18, readings
     names = " ".join(re.findall(r"^def (test_\w+)", Path(__file__).read_text(encoding="utf-8"), re.M))

@@ -23,8 +23,7 @@ from gm.core.engine import PhaseInfo, SeatInfo
 from gm.core.models import Game, LogEntry, Order, Phase, Seat
 from gm.modules.forum_mafia.bench import table as fm_night
 from gm.modules.forum_mafia.engine import resolution
-
-from .worker_utils import (
+from tests.integration.worker_utils import (
     SESSION_QUEUE,
     CeleryProcesses,
     forget_queue,

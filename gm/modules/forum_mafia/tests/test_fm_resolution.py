@@ -1025,7 +1025,7 @@ def test_FM_10_H1_what_can_harm():
 
 ENGINE_KINDS_NOT_REACHED = {
     "fm.t_error",  # a guard for an impossible L1 failure
-}  # the role abilities' events (FM-3, FM-8) come from tests/unit/test_fm_abilities.py, which _scenarios() runs too
+}  # the role abilities' events (FM-3, FM-8) come from test_fm_abilities.py, which _scenarios() runs too
 
 
 _RAN: list[bool] = []

@@ -19,7 +19,7 @@ from gm.core.engine import PhaseInfo, PhaseSpec, RuleViolation, SeatInfo
 from gm.modules.forum_mafia.engine import opening
 from gm.modules.forum_mafia.engine.roles import LAW_ROLES, MAFIA_ROLES, PUBLIC_ROLES, SECRET_ROLES
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 COLLECTION = Collection.from_kinds(CardKind(**c) for c in CARDS)
 STATE = {"hero": False, "collection": COLLECTION.snapshot()}
 #: FM-8 roles that start with a card in the Sleeve, and the card.
