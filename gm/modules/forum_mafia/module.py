@@ -345,7 +345,7 @@ class ForumMafiaModule(GameModule):
         return player_needs(game=game, phase=phase, seat=seat, payload=payload)
 
     def page_context(self, *, game, viewer) -> dict:
-        """The game page's ``module_context`` for ``templates/forum_mafia/panel.html``: the viewer's own roles and
+        """The game page's ``module_context`` for ``forum_mafia/panel.html``: the viewer's own roles and
         the start-stretch controls (joker colours, engineer picks, lucky redeals, psychic's top cards)."""
         from .views.setup import panel_context  # the shell part; imported late to keep this module light
 
