@@ -10,8 +10,11 @@ stays where it is.
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 
+from .api import abilities as abilities_api
+from .api import rooms as rooms_api
 from .api import setup as setup_api
 from .api import signup as signup_api
+from .api import veche as veche_api
 from .views import abilities, orders, rooms, setup, signup, veche
 
 app_name = "forum_mafia"
@@ -44,14 +47,14 @@ def _api(prefix: str, name: str = "{}", wrap=_listed) -> list:
     """The API paths first published outside the prefix, under ``prefix``; ``wrap`` turns each view class into the
     one routed (:func:`_unlisted` for the legacy paths)."""
     return [
-        path(f"{prefix}rooms/", wrap(rooms.RoomListView).as_view(), name=name.format("api_rooms")),
-        path(f"{prefix}rooms/<str:room>/posts/", wrap(rooms.RoomPostsView).as_view(),
+        path(f"{prefix}rooms/", wrap(rooms_api.RoomListView).as_view(), name=name.format("api_rooms")),
+        path(f"{prefix}rooms/<str:room>/posts/", wrap(rooms_api.RoomPostsView).as_view(),
              name=name.format("api_room_posts")),
-        path(f"{prefix}abilities/", wrap(abilities.AbilityUseView).as_view(), name=name.format("api_ability_use")),
-        path(f"{prefix}deck/rebuild/", wrap(abilities.DeckRebuildView).as_view(),
+        path(f"{prefix}abilities/", wrap(abilities_api.AbilityUseView).as_view(), name=name.format("api_ability_use")),
+        path(f"{prefix}deck/rebuild/", wrap(abilities_api.DeckRebuildView).as_view(),
              name=name.format("api_deck_rebuild")),
-        path(f"{prefix}veche/", wrap(veche.VecheView).as_view(), name=name.format("api_veche")),
-        path(f"{prefix}veche/vote/", wrap(veche.VecheVoteView).as_view(), name=name.format("api_veche_vote")),
+        path(f"{prefix}veche/", wrap(veche_api.VecheView).as_view(), name=name.format("api_veche")),
+        path(f"{prefix}veche/vote/", wrap(veche_api.VecheVoteView).as_view(), name=name.format("api_veche_vote")),
         path(f"{prefix}signups/", wrap(signup_api.SignupListView).as_view(), name=name.format("api_signups")),
         path(f"{prefix}signups/withdraw/", wrap(signup_api.SignupWithdrawView).as_view(),
              name=name.format("api_signup_withdraw")),

@@ -30,19 +30,12 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
-from rest_framework import permissions, serializers
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from cards.containers import Containers
 from cards.services import card_namer, collection_for_game
 from gm.core import page_memo, visibility
 from gm.core import services as core_services
-from gm.core.api.serializers import OrderTargetSerializer
 from gm.core.engine import SeatInfo
 from gm.core.forms import posted_version
 from gm.core.models import Game, LogEntry, Order, Phase, Seat
@@ -259,7 +252,7 @@ def parse_at(raw: str | None) -> datetime | None:
     return moment
 
 
-def _voting_phase(game: Game, phase_id: Any) -> Phase:
+def voting_phase(game: Game, phase_id: Any) -> Phase:
     """The day a vote form or API body names (``phase_id``; ``services.phase_named``: ``invalid`` when missing or
     unknown, ``stale`` — "Day 1 has ended; Night 2 is open now — your vote was not saved" — when it has ended; the
     deadline is the core's check). :class:`ServiceError` ``state`` when it is not a day of a running game."""
@@ -340,7 +333,7 @@ def _game(request, pk: int) -> Game:
     return visibility.game_or_404(request.user, pk, module=MODULE)
 
 
-def _int(raw: Any) -> int | None:
+def int_or_none(raw: Any) -> int | None:
     raw = str(raw or "")
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
 
@@ -379,7 +372,7 @@ def panel(request, pk: int):
             at = parse_at(request.GET.get("at"))
         except ServiceError as exc:
             at, errors = None, [m for msgs in exc.errors.values() for m in msgs]
-        v = veche_panel(game=game, viewer=viewer, at=at, day=_int(request.GET.get("day")), errors=errors)
+        v = veche_panel(game=game, viewer=viewer, at=at, day=int_or_none(request.GET.get("day")), errors=errors)
         if request.GET.get("part") == "count" and request.htmx:
             if not v:
                 return HttpResponse("")
@@ -389,19 +382,19 @@ def panel(request, pk: int):
         return redirect_to_login(request.get_full_path())
     post = request.POST
     try:
-        phase = _voting_phase(game, post.get("phase"))
+        phase = voting_phase(game, post.get("phase"))
         base_version = posted_version(post)
         if post.get("action") == "withdraw":
             services.vote_withdraw(phase=phase, user=request.user, base_version=base_version)
             notice = _("Your vote is taken back.")
         else:
             target = post.get("for", "")
-            if target != veche.PEACE and _int(target) is None:
+            if target != veche.PEACE and int_or_none(target) is None:
                 raise ServiceError({"vote.for": [_("Choose a living character or peace.")]})
             services.vote_submit(
-                phase=phase, user=request.user, target=None if target == veche.PEACE else _int(target),
+                phase=phase, user=request.user, target=None if target == veche.PEACE else int_or_none(target),
                 punishment=post.get("punishment") or veche.EXECUTION,
-                prosecutor_bonus=bool(post.get("prosecutor_bonus")), keep=_int(post.get("keep")),
+                prosecutor_bonus=bool(post.get("prosecutor_bonus")), keep=int_or_none(post.get("keep")),
                 base_version=base_version)
             notice = _("Your vote is counted. You can change it until the deadline.")
     except ServiceError as exc:
@@ -414,160 +407,3 @@ def panel(request, pk: int):
                        oob_orders=True)
     messages.success(request, notice)
     return _back(game)
-
-
-# == API ============================================================================================================
-
-
-#: One counted vote (``for`` is a Python keyword, hence the classes built with ``type``).
-FmVecheVoteSerializer = type("FmVecheVoteSerializer", (serializers.Serializer,), {
-    "__doc__": "A living character's current vote and its strength (FM-7.3).",
-    "voter": serializers.CharField(),
-    "for": serializers.CharField(help_text=gettext_lazy("A character's name, or “peace”.")),
-    "punishment": serializers.ChoiceField(choices=list(veche.PUNISHMENTS), allow_null=True),
-    "prosecutor_bonus": serializers.BooleanField(),
-    "strength": serializers.FloatField(),
-})
-
-
-class FmVecheCandidateSerializer(serializers.Serializer):
-    player = serializers.CharField()
-    strength = serializers.FloatField()
-    voters = serializers.ListField(child=serializers.CharField())
-
-
-class FmVecheTallySerializer(serializers.Serializer):
-    """The public count (``veche.tally``) without the secret negotiation bonus."""
-
-    votes = FmVecheVoteSerializer(many=True)
-    candidates = FmVecheCandidateSerializer(many=True)
-    peace = serializers.FloatField()
-    cast = serializers.FloatField()
-    leader = serializers.CharField(allow_null=True)
-    punishment = serializers.ChoiceField(choices=list(veche.PUNISHMENTS), allow_null=True)
-    outcome = serializers.ChoiceField(choices=["peace", "two_alive", "no_votes", "leader"])
-
-
-FmVecheChangeSerializer = type("FmVecheChangeSerializer", (serializers.Serializer,), {
-    "__doc__": "One vote change of the day (public, FM-7.1).",
-    "at": serializers.DateTimeField(),
-    "voter": serializers.CharField(),
-    "for": serializers.CharField(allow_null=True,
-                                 help_text=gettext_lazy("A name, “peace”, or null: the vote was taken back.")),
-    "punishment": serializers.ChoiceField(choices=list(veche.PUNISHMENTS), allow_null=True),
-    "prosecutor_bonus": serializers.BooleanField(),
-    "strength": serializers.FloatField(),
-})
-
-
-class FmVecheResultSerializer(serializers.Serializer):
-    """The engine's public outcome of a resolved day (negotiation included)."""
-
-    text = serializers.CharField()
-    outcome = serializers.CharField()
-    leader = serializers.CharField(allow_null=True)
-    punishment = serializers.CharField(allow_null=True)
-    peace = serializers.FloatField()
-    cast = serializers.FloatField()
-    candidates = FmVecheCandidateSerializer(many=True)
-
-
-class FmVecheSerializer(serializers.Serializer):
-    """The Veche of one day (FM-7): the public count at ``at`` and the vote changes up to then."""
-
-    phase = serializers.IntegerField()
-    day = serializers.IntegerField()
-    label = serializers.CharField()
-    open = serializers.BooleanField(help_text=gettext_lazy("The day is not resolved yet."))
-    at = serializers.DateTimeField(allow_null=True)
-    tally = FmVecheTallySerializer()
-    history = FmVecheChangeSerializer(many=True)
-    times = serializers.ListField(child=serializers.DateTimeField(),
-                                  help_text=gettext_lazy("Every vote change time of the day (for ?at=)."))
-    result = FmVecheResultSerializer(allow_null=True)
-
-
-@extend_schema_field(OpenApiTypes.ANY)
-class VoteForField(serializers.Field):
-    """A seat id, ``"peace"``, or ``null`` (take the vote back)."""
-
-    def to_internal_value(self, data):
-        if data is None or data == veche.PEACE:
-            return data
-        if isinstance(data, int) and not isinstance(data, bool):
-            return data
-        raise serializers.ValidationError(_("Give a seat id, “peace” or null."))
-
-    def to_representation(self, value):
-        return value
-
-
-FmVoteRequestSerializer = type("FmVoteRequestSerializer", (OrderTargetSerializer,), {
-    "__doc__": "A Veche vote (FM-7.1–7.3, FM-7.5).",
-    "for": VoteForField(allow_null=True, help_text=gettext_lazy(
-        "A living character's seat id, “peace”, or null to take the vote back.")),
-    "punishment": serializers.ChoiceField(choices=list(veche.PUNISHMENTS), required=False,
-                                          default=veche.EXECUTION),
-    "prosecutor_bonus": serializers.BooleanField(required=False, default=False,
-                                                 help_text=gettext_lazy("The prosecutor's +2, once per game.")),
-    "keep": serializers.JSONField(required=False, allow_null=True, default=None,
-                                  help_text=gettext_lazy("Maniac: the Sleeve card (uid or slug) kept if jailed.")),
-})
-
-
-def _day_param(request) -> int | None:
-    raw = request.query_params.get("day")
-    if raw in (None, ""):
-        return None
-    day = _int(raw)
-    if day is None:
-        raise ServiceError({"day": [_("Give the day's number.")]})
-    return day
-
-
-class VecheView(APIView):
-    """``GET /api/games/<id>/veche/``: the public Veche of the day in progress (else the last day): the count by
-    strength, who voted for whom, peace, and every vote change (FM-7.1); ``?at=<ISO time>`` the count and the changes
-    at that moment; ``?day=N`` another day. The same for every viewer, anonymous included; nothing of an order
-    but its vote. 404 before Day 1."""
-
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(operation_id="fm_veche", responses=FmVecheSerializer, parameters=[
-        OpenApiParameter("at", OpenApiTypes.DATETIME, description="The moment of the day to count at."),
-        OpenApiParameter("day", OpenApiTypes.INT, description="The day's number (default: the current or last).")])
-    def get(self, request, pk):
-        game = _game(request, pk)
-        at = parse_at(request.query_params.get("at"))
-        phase = veche_phase(game, _day_param(request))
-        if phase is None:
-            raise ServiceError(_("There is no Veche yet: it meets by day (FM-7.1)."), code="not_found")
-        return Response(FmVecheSerializer(public_votes(phase, at)).data)
-
-
-class VecheVoteView(APIView):
-    """``POST /api/games/<id>/veche/vote/``: vote in the open day (a new version of the caller's day order with its
-    ``vote`` part replaced; the cards stay): ``for`` a seat id or ``"peace"`` (``null`` takes the vote back),
-    ``punishment``, ``prosecutor_bonus``, ``keep``, and ``phase`` (the day's id, required) with ``base_version``.
-    Returns the public Veche. Errors: 400 ``invalid`` (the engine's reasons with rule IDs), 403 ``not_allowed``
-    (dead) / ``forbidden`` (no seat), 409 ``late`` after the deadline, ``stale`` (with ``open_phase``) when the
-    named day has ended, ``conflict`` when the order changed since ``base_version``, ``state`` when it is no day."""
-
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(operation_id="fm_veche_vote", request=FmVoteRequestSerializer, responses=FmVecheSerializer)
-    def post(self, request, pk):
-        game = _game(request, pk)
-        data = FmVoteRequestSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
-        phase = _voting_phase(game, values["phase"])
-        target = values["for"]
-        if target is None:
-            services.vote_withdraw(phase=phase, user=request.user, base_version=values["base_version"])
-        else:
-            services.vote_submit(phase=phase, user=request.user, target=None if target == veche.PEACE else target,
-                                 punishment=values["punishment"], prosecutor_bonus=values["prosecutor_bonus"],
-                                 keep=values["keep"], base_version=values["base_version"])
-        phase.refresh_from_db()
-        return Response(FmVecheSerializer(public_votes(phase)).data)
