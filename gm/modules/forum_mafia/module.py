@@ -1,6 +1,6 @@
 """The forum Mafia card game module (``forum_mafia``): registration with the core, options, rendering of its log.
 
-The pure rules live in :mod:`.engine` and :mod:`.roles`; signups (FM-2) in :mod:`.services` (shell).
+The pure rules live in :mod:`.engine`, everything shown to people in :mod:`.texts`; writes in :mod:`.services`.
 """
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ class ForumMafiaModule(GameModule):
         return opening.setup(seats, options, rng)
 
     def validate_order(self, *, state, phase, seat, payload, seats=()):
-        """FM-5.2–FM-5.7: see :func:`.resolution.validate_order`; no orders during deck building (FM-4.5)."""
+        """FM-5.2–FM-5.7: see :func:`.engine.orders.validate_order`; no orders during deck building (FM-4.5)."""
         if phase.kind == DECKBUILDING:
             raise RuleViolation([RuleError(_("During deck building there are no orders: build your deck in the deck "
                                              "builder."), rule="FM-4.5")])
@@ -107,7 +107,8 @@ class ForumMafiaModule(GameModule):
             raise RuleViolation([named_error(e) for e in exc.errors]) from None
 
     def resolve(self, *, state, phase, seats, orders, rng):
-        """Deck building opens the game (FM-4.5); a night or day resolves by FM-6 (:func:`.resolution.resolve`)."""
+        """Deck building opens the game (FM-4.5); a night or day resolves by FM-6
+        (:func:`.engine.resolution.resolve`)."""
         if phase.kind == DECKBUILDING:
             seat_data, events = opening.open_game(seats, state, rng)
             return Resolution(dict(state), events, seat_data, next_phase=PhaseSpec(NIGHT, 1))
@@ -220,7 +221,7 @@ class ForumMafiaModule(GameModule):
 
     def order_lines(self, *, payload, seat_data, seat_names):
         """An order version in words (card, slot, targets, abilities, the Veche vote): see
-        :func:`.order_views.describe_order`; card ids are named from ``seat_data``'s containers."""
+        :func:`.views.orders.describe_order`; card ids are named from ``seat_data``'s containers."""
         from .views.orders import describe_order
 
         cards = seat_data.get("cards") if isinstance(seat_data, Mapping) else None
@@ -321,7 +322,7 @@ class ForumMafiaModule(GameModule):
         return thread_rules.check_private(phase=phase, sender=sender, recipient=recipient, seats=seats, sent=sent)
 
     def post_saved(self, post, *, clock):
-        """FM-9.3: a day post's comment may propose a chat room; :func:`.room_services.post_saved` records it in the
+        """FM-9.3: a day post's comment may propose a chat room; :func:`.services.rooms.post_saved` records it in the
         author's day order (inside the post's transaction)."""
         from .services.rooms import post_saved  # the shell part; imported late to keep this module light
 

@@ -151,7 +151,7 @@ def _int(value: Any) -> int | None:
 
 def check_phase_abilities(checker, raw: Any, used_uids: set[int], sleeve_played: bool,
                           plays: Sequence[Any]) -> tuple[list[AbilityUse], list[AbilityProblem]]:
-    """Check the ``abilities`` of an order for ``checker.seat`` (a :class:`.resolution._Checker`). ``used_uids``:
+    """Check the ``abilities`` of an order for ``checker.seat`` (a :class:`.orders._Checker`). ``used_uids``:
     cards the order's plays already use (grows with the cards the abilities take); ``sleeve_played``: whether a
     Sleeve card is played (non-free or free); ``plays``: the checked plays. Returns the legal uses and the
     problems (FM-3.1, FM-3.3, FM-8)."""

@@ -12,7 +12,7 @@ characters' display names, matched ignoring case, repeated spaces, ``ё``/``е``
 and a final full stop or exclamation mark; a name holding a comma is recognised whole. The writer may name himself
 or not (he is a member anyway). One proposal per comment: a player who wants several writes several posts.
 
-The shell (``room_services``) turns the names into seat ids, lets the engine check the proposal
+The shell (``services.rooms``) turns the names into seat ids, lets the engine check the proposal
 (:func:`.rooms.check_rooms`: by day, living members, three or a manager's 2/4, the conspirator's once) and records
 the proposals of all his posts of the day as the ``rooms`` part of his day order. Nothing here imports Django; the
 messages are msgids marked with a no-op ``_`` (the shell translates them).

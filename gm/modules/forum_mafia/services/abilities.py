@@ -69,7 +69,7 @@ def role_name(slug: str) -> str:
 
 
 def problem_message(code: str, params: Mapping[str, Any], name: Callable[[str], str]) -> str:
-    """The engine's reason ``code`` (:data:`.resolution.REASONS`) as a sentence in the active language with its rule
+    """The engine's reason ``code`` (:data:`..engine.orders.REASONS`) as a sentence in the active language with its rule
     ID: card slugs (``card``) as card names, role slugs (``ability``, ``role``) as role names."""
     rule, text = REASONS.get(code, ("", code))
     shown = dict(params)

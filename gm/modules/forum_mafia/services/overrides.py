@@ -198,7 +198,7 @@ def game_setup_override(
 
 def stalemate_extend(*, game: Game, actor, reason: str, clock: Clock = timezone.now) -> int:
     """FM-10.H1: the master extends a game heading for a stalemate draw — the quiet-phase count starts again from
-    0 (:func:`.resolution.stalemate_reset`), audited as ``stalemate_reset`` with his reason and the count it had,
+    0 (:func:`..engine.victory.stalemate_reset`), audited as ``stalemate_reset`` with his reason and the count it had,
     logged for the master only. Locks the open phase and the game. Raises :class:`ServiceError` ``forbidden`` (not
     the master), ``invalid`` (no reason, nothing to reset), ``state`` (the game is not running). Returns the count
     that was reset."""

@@ -5,7 +5,7 @@ from the comment field of day posts into the day's orders, and the rooms as priv
 post; for a post of a character, :func:`post_saved` reads its comment (:func:`.room_comments.parse_proposal`), lets
 the engine check it (:func:`.rooms.check_rooms`), keeps the outcome as the post's :class:`~.models.RoomProposal`
 (shown under the post to its author and the master, ``post_notes``) and records the proposals of **all** his posts of
-that day as the ``rooms`` part of his day order (``order_parts.order_part_submit``: a new order version, the other
+that day as the ``rooms`` part of his day order (``services.orders.order_part_submit``: a new order version, the other
 parts kept). A refusal — by night, an unknown name, a wrong size, after the deadline… — never loses the post: the post
 stays, the note says why. At the end of the day the engine forms the rooms (FM-9.3) from the orders, exactly once.
 

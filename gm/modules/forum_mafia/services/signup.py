@@ -441,7 +441,7 @@ def vote_submit(*, phase, user, target: int | None, punishment: str | None = "ex
                 prosecutor_bonus: bool = False, keep: Any = None, base_version: int | None = None,
                 clock: Clock = timezone.now):
     """Vote in the Veche (FM-7.1–7.3, FM-7.5, FM-7.6): a new version of ``user``'s order for the day ``phase`` with
-    its ``vote`` part replaced (``order_parts.order_part_submit``; the cards and room proposals of the order stay).
+    its ``vote`` part replaced (``services.orders.order_part_submit``; the cards and room proposals of the order stay).
 
     ``phase`` is the day the vote form or API body named (a day that has ended is refused, ``stale``).
     ``target``: the seat id voted for, or ``None`` for peace (FM-7.1); ``punishment``: ``execution`` or ``jail``

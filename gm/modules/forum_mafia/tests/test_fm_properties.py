@@ -1,4 +1,4 @@
-"""Hypothesis stateful tests of the forum Mafia resolution engine (``gm/modules/forum_mafia/resolution.py``).
+"""Hypothesis stateful tests of the forum Mafia resolution engine (``gm/modules/forum_mafia/engine/``).
 
 A :class:`FMTableMachine` deals a random table — 5 to 16 seats, secret roles from the FM-3.4 table or at random
 (Mafia, Law, maniac, traitor, joker, hero), random public roles (FM-8 slugs and a few custom ones), random Hands,

@@ -3,7 +3,7 @@ swap and the joker's mapping, FM-8 the looter and the geek) and the rebuild of a
 on the deck builder page of :mod:`cards.views`), their POST actions, and the REST API
 (``POST /api/games/<id>/abilities/``, ``POST /api/games/<id>/deck/rebuild/``).
 
-Views parse input, call one service of :mod:`.ability_services` and render. Plain HTML forms work without
+Views parse input, call one service of :mod:`..services.abilities` and render. Plain HTML forms work without
 JavaScript (a POST redirects back to the game page with a message); under htmx a use re-renders the panel (and the
 order form, whose cards may have changed, out of band), and the whole page reloads when the player left the game
 or the game ended.

@@ -1,7 +1,7 @@
 """Chat rooms of forum Mafia in the shell (FM-9.3): the room page (a private thread: its posts, and the form while the
 room is open) and the REST API (``GET /api/games/<id>/rooms/``, ``GET``/``POST /api/games/<id>/rooms/<room>/posts/``).
 
-Everything is read through :mod:`.room_services`, which decides who may read a room: its members who may speak (the
+Everything is read through :mod:`..services.rooms`, which decides who may read a room: its members who may speak (the
 living, a dead ``avenger``), the master, everyone after the game. For anyone else a room does not exist (404, the same
 answer as for a room that never existed). The list of the viewer's rooms is on the game page
 (``forum_mafia/_rooms.html`` in the module panel). Plain forms work without JavaScript (a POST redirects back to the

@@ -162,7 +162,7 @@ def mafia_teammates(viewer: visibility.Viewer, own_data: dict) -> list[dict]:
 
 def death_notice(results: list[dict]) -> str:
     """What a dead player is told on his game page (his seat only): the newest ``fm.you_died`` line of his private
-    ``results`` (:func:`.order_views.private_results`: when, why, and what he may still see), or a general sentence
+    ``results`` (:func:`.orders.private_results`: when, why, and what he may still see), or a general sentence
     for a death recorded before that line existed."""
     for phase in results:
         for entry in phase["entries"]:
