@@ -768,8 +768,8 @@ def test_ability_results_reach_only_their_owner_and_the_master(night, users, mas
 def test_api_schema_documents_the_ability_endpoints():
     response = Client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     paths = response.json()["paths"]
-    use_op = paths["/api/games/{id}/abilities/"]["post"]
-    rebuild_op = paths["/api/games/{id}/deck/rebuild/"]["post"]
+    use_op = paths["/api/games/{id}/fm/abilities/"]["post"]
+    rebuild_op = paths["/api/games/{id}/fm/deck/rebuild/"]["post"]
     assert use_op["operationId"] == "fm_ability_use" and rebuild_op["operationId"] == "fm_deck_rebuild"
     assert "FmAbilityUse" in str(use_op["requestBody"]) and "FmAbilityResult" in str(use_op["responses"])
 
