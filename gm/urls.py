@@ -19,7 +19,6 @@ urlpatterns = [
     path("sitemap.xml", sitemap, {"sitemaps": site_views.SITEMAPS}, name="sitemap"),
     path("", include("gm.core.urls")),
     path("", include("cards.urls")),
-    path("", include("gm.modules.forum_mafia.setup_urls")),
     *(path("", include(f"{m}.urls")) for m in settings.GM_MODULES + settings.GM_EXTRA_MODULES
       if find_spec(f"{m}.urls") is not None),
     path("accounts/profile/", account_views.profile_edit, name="profile"),

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from gm.core import services
 from gm.core.models import Seat
-from gm.modules.forum_mafia.override_services import game_setup_override
+from gm.modules.forum_mafia.services.overrides import game_setup_override
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

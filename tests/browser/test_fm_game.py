@@ -41,9 +41,9 @@ from gm.core import services as core
 from gm.core.models import Game, Phase, Seat
 from gm.core.tasks import phase_deadline_task
 from gm.inbox.models import Notification
-from gm.modules.forum_mafia import services as fm
-from gm.modules.forum_mafia import veche_views
-from gm.modules.forum_mafia.module import secret_role_name
+from gm.modules.forum_mafia.services import signup as fm
+from gm.modules.forum_mafia.texts import secret_role_name
+from gm.modules.forum_mafia.views import veche as veche_views
 from tests.integration.worker_utils import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]

@@ -74,7 +74,7 @@ def fm_day(master, make_user, players: list[dict], title: str = "Veche"):
     """A forum Mafia game set up by the master in Day 1 with ``players`` (``game_setup_override`` entries without
     users; a user is made for each); returns ``(game, {name: user})``."""
     from gm.core import services as core
-    from gm.modules.forum_mafia.override_services import game_setup_override
+    from gm.modules.forum_mafia.services.overrides import game_setup_override
 
     users = {p["name"]: make_user(p["name"].lower()) for p in players}
     game = core.game_create(master=master, module="forum_mafia", title=title, options={}, rng_seed=17)
@@ -96,7 +96,7 @@ VECHE_TABLE = [
 
 def test_FM_7_4_veche_count_explains_the_tie_rule(new_context, live_server, master, make_user, card_collection):
     from gm.core.models import Phase
-    from gm.modules.forum_mafia import services as fm
+    from gm.modules.forum_mafia.services import signup as fm
 
     game, users = fm_day(master, make_user, VECHE_TABLE)
     phase = game.phases.get(status=Phase.Status.OPEN)

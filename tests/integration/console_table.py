@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gm.core import services
 from gm.core.models import AuditEntry, Game, LogEntry, Phase, Seat
-from gm.modules.forum_mafia.override_services import game_setup_override
+from gm.modules.forum_mafia.services.overrides import game_setup_override
 
 NAMES = ["Alice", "Boris", "Clara", "Dmitri", "Eva"]
 

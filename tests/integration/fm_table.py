@@ -21,7 +21,7 @@ MAFIA = {"Boris", "Eva", "Dmitri"}
 
 def build(master, make_user):
     """The game in Night 1 and ``{name: user}``."""
-    from gm.modules.forum_mafia.override_services import game_setup_override
+    from gm.modules.forum_mafia.services.overrides import game_setup_override
 
     users = {n: make_user(n.lower()) for n in NAMES}
     game = services.game_create(master=master, module="forum_mafia", title="Spectated", options={}, rng_seed=5)

@@ -168,7 +168,7 @@ def make_users(make_user, master, spectator) -> dict:
 def signups_game(world: World):
     """Stage ``signup``: the "Signups" game with five active signups, Olga's messengers a canary."""
     from gm.core import services as core
-    from gm.modules.forum_mafia import services as fm
+    from gm.modules.forum_mafia.services import signup as fm
 
     master = world.users["master"]
     game = core.game_create(master=master, module="forum_mafia", title="Signups", rng_seed=3)
@@ -198,7 +198,7 @@ def canaries_game(world: World):
     """Stage ``night``: the "Canaries" game in Night 1 with Olga's letter (two versions) and Mafia message."""
     from gm.core import services as core
     from gm.core.models import Phase
-    from gm.modules.forum_mafia.override_services import game_setup_override
+    from gm.modules.forum_mafia.services.overrides import game_setup_override
 
     master, c = world.users["master"], world.canaries
     game = core.game_create(master=master, module="forum_mafia", title="Canaries", rng_seed=17)
@@ -255,7 +255,7 @@ def night_2(world: World, frozen, capture) -> None:
     from gm.core import services as core
     from gm.core import visibility
     from gm.core.models import Phase
-    from gm.modules.forum_mafia import room_services
+    from gm.modules.forum_mafia.services import rooms as room_services
 
     resolve(world, frozen)
     rooms = room_services.room_list(visibility.viewer_for(world.users["master"], world.game))

@@ -81,10 +81,10 @@ def test_veche_moment_out_of_range_is_a_clear_error(schema, world, at, frozen, d
     """FM-7.1 ``?at=``: a moment of year 54 came back in Moscow's local mean time (+02:30:17, no valid date-time;
     found by schemathesis) and one near year 9999 overflows in the viewer's time zone: both are refused."""
     la.day_1(world, frozen, django_capture_on_commit_callbacks)
-    case = schema["/api/games/{id}/veche/"]["GET"].Case(path_parameters={"id": world.game.pk}, query={"at": at})
+    case = schema["/api/games/{id}/fm/veche/"]["GET"].Case(path_parameters={"id": world.game.pk}, query={"at": at})
     response = case.call_and_validate(checks=[response_schema_conformance])
     message = response.json()["errors"]["at"][0]  # in the site's language: the bounds are what it must name
     assert response.status_code == 400 and "2000" in message and "2999" in message
-    fine = schema["/api/games/{id}/veche/"]["GET"].Case(path_parameters={"id": world.game.pk},
+    fine = schema["/api/games/{id}/fm/veche/"]["GET"].Case(path_parameters={"id": world.game.pk},
                                                        query={"at": "2026-01-01T12:30:00+00:00"})
     assert fine.call_and_validate(checks=[response_schema_conformance]).status_code == 200

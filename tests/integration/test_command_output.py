@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 from gm.core import messages
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIO = ROOT / "tests" / "scenarios" / "forum_mafia" / "role_idler.yaml"
+SCENARIO = ROOT / "gm" / "modules" / "forum_mafia" / "tests" / "scenarios" / "role_idler.yaml"
 
 
 @pytest.mark.parametrize("argv", [["gm_scenario", str(SCENARIO)], ["gm_replay", "1"], ["gm_demo"]],

@@ -126,7 +126,7 @@ def test_kill_refusals_change_nothing(table, master):
 
 def test_replacement_player_gets_everything_the_seat_knew_and_the_old_one_loses_it(table, master, make_user, frozen):
     from gm.inbox.models import Notification
-    from gm.modules.forum_mafia.order_views import private_results
+    from gm.modules.forum_mafia.views.orders import private_results
 
     game, users = table
     newcomer = make_user("newcomer")

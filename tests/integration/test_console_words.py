@@ -13,8 +13,8 @@ import pytest
 
 from gm.core import interventions, services
 from gm.core.models import AUDIT_ACTIONS, AuditEntry, LogEntry, Phase
-from gm.modules.forum_mafia.resolution import game_collection
-from gm.modules.forum_mafia.roles import FACTION_NAMES, SECRET_ROLES
+from gm.modules.forum_mafia.engine.roles import FACTION_NAMES, SECRET_ROLES
+from gm.modules.forum_mafia.engine.state import game_collection
 from tests.helpers import api, client_for
 from tests.integration.console_table import NAMES, build_table, seat, shoot_boris, snapshot
 

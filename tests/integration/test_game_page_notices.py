@@ -97,7 +97,7 @@ def building(master, make_user, card_collection):
 
 def deck_building_game(master, make_user):
     """A forum Mafia game of five in deck building (FM-4.5) and its players."""
-    from gm.modules.forum_mafia import services as fm
+    from gm.modules.forum_mafia.services import signup as fm
 
     game = services.game_create(master=master, module="forum_mafia", title="Decks", rng_seed=7)
     services.game_open_signup(game=game, actor=master)
@@ -163,8 +163,8 @@ def test_withdrawing_a_signup_asks_for_confirmation(signup_game, players):
 
 
 def test_FM_2_withdrawing_a_forum_mafia_signup_asks_for_confirmation(master, make_user, card_collection):
-    from gm.modules.forum_mafia import services as fm
     from gm.modules.forum_mafia.models import Signup
+    from gm.modules.forum_mafia.services import signup as fm
 
     game = services.game_create(master=master, module="forum_mafia", title="Signups", rng_seed=3)
     services.game_open_signup(game=game, actor=master)

@@ -350,7 +350,8 @@ def test_api_schema_as_another_player(world, frozen, django_capture_on_commit_ca
               "signup_id": Signup.objects.values_list("pk", flat=True).first() or 1,
               "seat_id": world.seat("Olga").pk}
     #: (method, path) of another player's private objects, and the master's console: never a 2xx for Gleb.
-    private_ops = {("GET", "/api/games/{id}/rooms/{room}/posts/"), ("POST", "/api/games/{id}/rooms/{room}/posts/"),
+    private_ops = {("GET", "/api/games/{id}/fm/rooms/{room}/posts/"),
+                   ("POST", "/api/games/{id}/fm/rooms/{room}/posts/"),
                    ("POST", "/api/inbox/{id}/read/"), ("PATCH", "/api/games/{id}/posts/{post_id}/")}
     private_ops |= {(method, path) for method, path in schema_operations() if "/console/" in path}
 

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from gm.core import services
 from gm.core.services import ServiceError
-from gm.modules.forum_mafia import services as fm_services
+from gm.modules.forum_mafia.services import signup as fm_services
 from tests.integration.test_stale_orders import FILLER, fm_game, open_phase, users  # noqa: F401
 
 pytestmark = [

@@ -18,8 +18,8 @@ from django.utils import timezone
 from gm.core import services as core
 from gm.core.models import Game, Phase
 from gm.inbox.models import Notification
-from gm.modules.forum_mafia import services as fm
-from gm.modules.forum_mafia.override_services import game_setup_override
+from gm.modules.forum_mafia.services import signup as fm
+from gm.modules.forum_mafia.services.overrides import game_setup_override
 from tests.helpers import client_for
 
 pytestmark = pytest.mark.django_db

@@ -118,7 +118,7 @@ def russian_leftovers(parts: list[str]) -> list[str]:
 def world(master, make_user, spectator, card_collection):
     """A forum Mafia table: five players in Night 1 (the master's setup override), everyone ordering; a second
     game in signup with one signup."""
-    from gm.modules.forum_mafia.services import signup_create
+    from gm.modules.forum_mafia.services.signup import signup_create
     from tests.integration import fm_night
 
     users = [make_user(f"player{i}") for i in range(5)]

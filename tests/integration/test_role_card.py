@@ -8,10 +8,10 @@ import re
 import pytest
 
 from gm.core import visibility
-from gm.modules.forum_mafia import engine as fm_engine
-from gm.modules.forum_mafia.role_texts import SECRET_ROLE_WINS
-from gm.modules.forum_mafia.roles import SECRET_ROLES
-from gm.modules.forum_mafia.setup_views import win_condition
+from gm.modules.forum_mafia.engine.roles import SECRET_ROLES
+from gm.modules.forum_mafia.engine.state import MAFIA_GROUP
+from gm.modules.forum_mafia.texts.roles import SECRET_ROLE_WINS
+from gm.modules.forum_mafia.views.setup import win_condition
 from gm.modules.onuw.tests import test_shell as onuw
 from gm.modules.onuw.texts import win_text
 from tests.helpers import client_for, game_page, page_part
@@ -54,7 +54,7 @@ def test_FM_3_1_nobody_outside_the_mafia_reads_who_is_in_it(table, who, spectato
     user = {"spectator": spectator, "anonymous": None}.get(who, users.get(who))
     html = game_page(game, user)
     assert "Your fellow mafiosi" not in html and 'id="fm-teammates"' not in html, who
-    assert visibility.group_members(visibility.viewer_for(user, game), fm_engine.MAFIA_GROUP) == [], who
+    assert visibility.group_members(visibility.viewer_for(user, game), MAFIA_GROUP) == [], who
     for url in (f"/api/games/{game.pk}/", f"/api/games/{game.pk}/seats/", f"/api/games/{game.pk}/log/"):
         body = client_for(user).get(url).content.decode()
         assert "mafia_boss" not in body and "faction:mafia" not in body, (who, url)
@@ -63,7 +63,7 @@ def test_FM_3_1_nobody_outside_the_mafia_reads_who_is_in_it(table, who, spectato
 def test_FM_3_1_a_dealt_game_tells_each_mafioso_the_others(frozen, master, make_user):
     """The deal (``game_start``, FM-3.4) as well as the master's override: each mafioso's card names the other two
     and nobody else's card names anyone."""
-    from tests.integration.test_fm_setup import fm_game
+    from gm.modules.forum_mafia.tests.test_fm_setup import fm_game
 
     users = [make_user(f"d{i}") for i in range(7)]
     game = fm_game(master, users, [{"custom": f"P{i}"} for i in range(7)], seed=77)
@@ -89,7 +89,7 @@ def test_FM_3_1_a_seat_without_the_stored_list_reads_the_group(table):
 def test_FM_3_1_the_master_and_a_mafioso_know_the_members(table, master):
     game, users = table
     for user in (master, users["Eva"]):
-        members = visibility.group_members(visibility.viewer_for(user, game), fm_engine.MAFIA_GROUP)
+        members = visibility.group_members(visibility.viewer_for(user, game), MAFIA_GROUP)
         assert [s.display_name for s in members] == ["Boris", "Eva", "Dmitri"]  # ring order
 
 

@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 
 from gm.core import rules
-from gm.modules.forum_mafia.role_texts import PUBLIC_ROLE_TEXTS
-from gm.modules.forum_mafia.roles import PUBLIC_ROLES
+from gm.modules.forum_mafia.engine.roles import PUBLIC_ROLES
+from gm.modules.forum_mafia.texts.roles import PUBLIC_ROLE_TEXTS
 from tests.helpers import client_for, open_phase_id
 from tests.integration.test_my_games import fm_started
 

@@ -19,12 +19,16 @@ from gm.core.engine import Event, phase_rng
 from gm.core.models import AuditEntry, Game, GroupMembership, Order, Phase
 from gm.core.scenario import Failure, ScenarioRun
 from gm.core.services import ServiceError
-from gm.modules.forum_mafia.override_services import game_setup_override
+from gm.modules.forum_mafia.services.overrides import game_setup_override
 
 pytestmark = pytest.mark.django_db
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
-SCENARIO_FILES = sorted(p for p in SCENARIOS.rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
+#: Scenario folders: ``tests/scenarios/<slug>/`` and each module's ``gm/modules/<slug>/tests/scenarios/``, by slug.
+SCENARIO_DIRS = {p.name: p for p in (SCENARIOS.iterdir() if SCENARIOS.is_dir() else ()) if p.is_dir()} | {
+    p.parents[1].name: p for p in (Path(__file__).resolve().parents[2] / "gm" / "modules").glob("*/tests/scenarios")}
+SCENARIO_FILES = sorted((f"{slug}/{p.relative_to(folder)}", p) for slug, folder in SCENARIO_DIRS.items()
+                        for p in folder.rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
 
 PLAYERS = """\
 players:
@@ -448,8 +452,8 @@ def test_setup_override_refusals(fm_draft, master, players, make_user):
 # -- every scenario file of the repository ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", SCENARIO_FILES or [None],
-                         ids=[str(p.relative_to(SCENARIOS)) for p in SCENARIO_FILES] or ["none"])
+@pytest.mark.parametrize("path", [p for _, p in SCENARIO_FILES] or [None],
+                         ids=[name for name, _ in SCENARIO_FILES] or ["none"])
 def test_repository_scenario_passes(path):
     if path is None:
         pytest.skip("no scenario files under tests/scenarios/")

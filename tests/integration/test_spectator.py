@@ -12,7 +12,7 @@ import pytest
 from django.utils import translation
 
 from gm.core import services
-from gm.modules.forum_mafia.module import secret_role_name
+from gm.modules.forum_mafia.texts import secret_role_name
 from tests.helpers import game_page, page_part
 from tests.integration import fm_table
 from tests.integration.fm_table import MAFIA, NAMES, ROLES

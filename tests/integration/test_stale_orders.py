@@ -18,9 +18,9 @@ from django.urls import reverse
 
 from gm.core import services
 from gm.core.models import Game, Order, Phase
-from gm.modules.forum_mafia.override_services import game_setup_override
+from gm.modules.forum_mafia.services.overrides import game_setup_override
+from gm.modules.forum_mafia.tests.test_fm_orders_ui import element
 from tests.helpers import api, client_for
-from tests.integration.test_fm_orders_ui import element
 
 pytestmark = pytest.mark.django_db
 
@@ -303,8 +303,8 @@ def test_schema_says_every_order_write_names_its_phase():
         body = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]
         return components[body["$ref"].rsplit("/", 1)[-1]]
 
-    for path in ("/api/games/{id}/orders/", "/api/games/{id}/orders/withdraw/", "/api/games/{id}/veche/vote/",
-                 "/api/games/{id}/abilities/"):
+    for path in ("/api/games/{id}/orders/", "/api/games/{id}/orders/withdraw/", "/api/games/{id}/fm/veche/vote/",
+                 "/api/games/{id}/fm/abilities/"):
         body = request_schema(path)
         assert "phase" in body["required"], path
         assert body["properties"]["phase"]["type"] == "integer" and "stale" in body["properties"]["phase"][

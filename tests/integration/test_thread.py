@@ -27,8 +27,8 @@ from django.utils import translation
 from gm.core import markup, notifications, services, visibility
 from gm.core.models import Game, LogEntry, Phase, Post, PostPrivate, PostRevision
 from gm.core.services import ServiceError
-from gm.modules.forum_mafia import thread_rules
-from gm.modules.forum_mafia.override_services import game_setup_override
+from gm.modules.forum_mafia.engine import thread_rules
+from gm.modules.forum_mafia.services.overrides import game_setup_override
 from tests.helpers import api, client_for, race
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,8 @@ from PIL import Image
 from accounts.models import Profile
 from accounts.validators import sanitise_image
 from gm.core import services as core
-from gm.modules.forum_mafia import services as fm
 from gm.modules.forum_mafia.models import Signup
+from gm.modules.forum_mafia.services import signup as fm
 from tests.helpers import client_for
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules-coverage.md"
 REFERENCE = ROOT / "docs" / "rules" / "forum-mafia.md"
-SCENARIOS = ROOT / "tests" / "scenarios" / "forum_mafia"
+SCENARIOS = ROOT / "gm" / "modules" / "forum_mafia" / "tests" / "scenarios"
 SECTION = "## Forum Mafia: orders and resolution"
 
 
@@ -40,7 +40,7 @@ def test_every_named_test_and_scenario_exists():
         names = _test_names(aliases[alias])
         if not fnmatch.filter(names, pattern):
             missing.append(f"{alias}::{pattern}")
-    for path, pattern in re.findall(r"`(tests/[\w/]+\.py)::(test_[\w*]+)`", section):
+    for path, pattern in re.findall(r"`((?:gm/modules/\w+/)?tests/[\w/]+\.py)::(test_[\w*]+)`", section):
         if not fnmatch.filter(_test_names(ROOT / path), pattern):
             missing.append(f"{path}::{pattern}")
     files = [p.name for p in SCENARIOS.glob("*") if p.suffix in (".yaml", ".yml", ".json")]

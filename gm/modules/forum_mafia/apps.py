@@ -20,7 +20,7 @@ class ForumMafiaConfig(AppConfig):
 
 
 def _rooms_created(sender, *, phase_id: int, **kwargs) -> None:
-    from .room_services import notify_new_rooms
+    from .services.rooms import notify_new_rooms
 
     notify_new_rooms(phase_id=phase_id)
 

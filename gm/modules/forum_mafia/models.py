@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.validators import SanitisedImageField, validate_avatar
 from gm.core.models import Game, Seat
 
-from .roles import CUSTOM
+from .engine.roles import CUSTOM
 
 
 def character_avatar_path(instance, filename):

@@ -1,363 +1,38 @@
 """The forum Mafia card game module (``forum_mafia``): registration with the core, options, rendering of its log.
 
-The pure rules live in :mod:`.engine` and :mod:`.roles`; signups (FM-2) in :mod:`.services` (shell).
+The pure rules live in :mod:`.engine`, everything shown to people in :mod:`.texts`; writes in :mod:`.services`.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils import translation
-from django.utils.functional import lazy
-from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from cards.collection_data import CARDS
 from cards.containers import Containers, hide_deck_order
 from cards.deckbuilding import MESSAGES as CARD_MESSAGES
 from cards.deckrules import COLOUR_NAMES
 from gm.core.engine import GameModule, PhaseSpec, Resolution, RuleError, RuleViolation
 
-from . import engine, master_edit, resolution, thread_rules
-from .roles import FACTION_NAMES, PUBLIC_ROLE_BY_SLUG, PUBLIC_ROLES, SECRET_ROLES
+from .engine import master_edit, opening, resolution, thread_rules, victory
+from .engine.orders import validate_order
+from .engine.roles import FACTION_NAMES, PUBLIC_ROLES, SECRET_ROLES
+from .engine.state import DECKBUILDING, MIN_PLAYERS, NIGHT, STALEMATE_PHASES, game_collection
+from .texts import (
+    PHASE_KINDS,
+    RESOLUTION_MESSAGES,
+    RESULT_NAMES,
+    WINNER_NAMES,
+    card_name,
+    cards_text,
+    named_error,
+    public_role_name,
+    render_resolution_event,
+    secret_role_name,
+)
 
-_CARD_NAMES = {c["slug"]: (c["name_ru"], c["name_en"]) for c in CARDS}
 HOUR = 3600
-
-
-def card_name(slug: str) -> str:
-    ru, en = _CARD_NAMES.get(slug, (slug, slug))
-    return ru if (translation.get_language() or "ru").startswith("ru") else en
-
-
-def secret_role_name(slug: str) -> str:
-    role = SECRET_ROLES.get(slug)
-    return gettext(role.name) if role else slug
-
-
-def public_role_name(value: Any) -> str:
-    """A claimed public role for display: the FM-8 name in the active language, or the custom name (FM-2.3)."""
-    if isinstance(value, dict):
-        return str(value.get("custom", ""))
-    role = PUBLIC_ROLE_BY_SLUG.get(value)
-    if role is None:
-        return str(value or "")
-    return role.name_ru if (translation.get_language() or "ru").startswith("ru") else role.name_en
-
-
-
-# -- the resolution's log (FM-6): messages and their rendering ------------------------------------------------------
-
-RESOLUTION_MESSAGES = {
-    # the player's private results
-    "fm.voided": _("Your order was void: %(reason)s"),
-    "fm.paid": _("You paid the price of %(card)s with: %(cards)s."),
-    "fm.cancelled": _("Your %(card)s was cancelled and had no effect."),
-    "fm.stole": _("You took %(cards)s from %(target)s."),
-    "fm.stolen_from": _("A card was taken from your Hand: %(cards)s."),
-    "fm.sleeve_lost": _("You discarded from your Sleeve: %(cards)s."),
-    "fm.discarded_two": _("You discarded two cards instead of playing: %(cards)s."),
-    "fm.scientist_discarded": _("Your ability discarded two cards of your Hand: %(cards)s."),
-    "fm.milled": _("The top cards of your deck were discarded: %(cards)s."),
-    "fm.drew": _("You drew: %(cards)s."),
-    "fm.moved": _("%(card)s moved to your Sleeve: %(cards)s."),
-    "fm.recon_jammed": _("Your %(card)s learned nothing: you were jammed."),
-    "fm.recon_played_cards": _("%(card)s: %(target)s played %(plays)s."),
-    "fm.recon_players_targeting": _("%(card)s: cards were played on %(target)s by %(players)s."),
-    "fm.recon_faction": _("%(card)s: %(target)s belongs to %(faction)s."),
-    "fm.recon_secret_role": _("%(card)s: the secret role of %(target)s is %(role)s."),
-    "fm.recon_damage_sources": _("%(card)s: %(target)s was damaged by %(players)s."),
-    "fm.recon_role_colours": _("%(card)s: colours of the secret role of %(target)s: %(colours)s."),
-    "fm.recon_secret_role_and_last_card": _("%(card)s: %(target)s was %(role)s; the last card played on them: "
-                                            "%(last_card)s."),
-    "fm.recon_hand": _("%(card)s: the Hand of %(target)s at the end of the phase: %(hand)s."),
-    "fm.lost": _("You took %(damage)s damage (armour %(armour)s) and lost %(losses)s cards; discarded: %(cards)s."),
-    "fm.lost_delayed": _("The stimulant wore off: you discarded %(cards)s."),
-    "fm.last_stand": _("Last stand: you kept %(cards)s and survive."),
-    "fm.message": _("An anonymous message (%(card)s): %(text)s"),
-    # role abilities (FM-3, FM-8)
-    "fm.drew_sleeve": _("You drew into your Sleeve: %(cards)s."),
-    "fm.ace_received": _("An ace appeared in your Sleeve."),
-    "fm.hero_named": _("You named %(target)s as %(guess)s."),
-    "fm.hero_goal": _("Your goal is met: %(goal)s."),
-    "fm.joker_knows": _("%(player)s was %(role)s."),
-    "fm.mafia_message": _("A message from the Mafia: %(text)s"),
-    "fm.swapped": _("You swapped %(cards)s between your Hand and your Sleeve."),
-    "fm.looted": _("You copied the Sleeve of %(target)s: %(cards)s."),
-    "fm.geek_card": _("You took into your Sleeve: %(cards)s."),
-    "fm.rebuilt": _("You rebuilt your deck (%(count)s cards)."),
-    # public
-    "fm.accusation": _("%(player)s accuses %(target)s of playing %(named_card)s last night: %(result)s."),
-    "fm.death": _("%(player)s has died."),
-    "fm.you_died": _("You died in %(phase)s: %(cause)s You can still read the thread, the public log and your own "
-                     "results; you give no more orders, votes or abilities, and your secret role stays secret until "
-                     "the game ends."),
-    "fm.interrogation": _("Interrogation of %(target)s: %(sleeve_count)s cards in the Sleeve, %(deck_count)s in the "
-                          "deck."),
-    "fm.hand_counts": _("Cards in Hand: %(counts)s."),
-    "fm.victory": _("The game is over. Winner: %(winner)s (%(players)s)."),
-    "fm.room_created": _("A chat room is open for you with %(players)s (%(lasting)s)."),
-    "fm.t_room": _("Chat room %(room)s: %(players)s (%(lasting)s)."),
-    "fm.veche": _("The Veche: %(result)s. Votes: %(candidates)s; for peace %(peace)s of %(cast)s."),
-    "fm.jailed": _("%(player)s goes to jail: the Sleeve is emptied but for aces and role cards, and no targeted cards "
-                  "for %(phases)s phases."),
-    "fm.hero_left": _("%(player)s has met both goals of the hero, wins and leaves the game."),
-    "fm.draw": _("The game ends in a draw (%(rule)s): %(phases)s phases in a row passed with no death, and nobody "
-                 "alive can deal damage or kill any more. Nobody wins or loses."),
-    "fm.joker_left": _("%(player)s, the joker, submitted a mapping of every secret role (%(result)s) and leaves the "
-                    "game."),
-    # the master's resolution trace
-    "fm.t_order": _("%(player)s orders: %(plays)s; discards instead: %(discard)s; abilities: %(abilities)s."),
-    "fm.t_void": _("%(player)s: %(card)s is void — %(reason)s"),
-    "fm.t_price": _("%(player)s pays for %(card)s with %(cards)s."),
-    "fm.t_discard_two": _("%(player)s discards two cards instead of playing: %(cards)s."),
-    "fm.t_cancel": _("%(player)s: %(card)s cancelled by %(by)s (%(by_card)s)."),
-    "fm.t_redirect": _("%(player)s: %(card)s redirected by %(by)s from %(target)s to %(new_target)s."),
-    "fm.t_redirect_ignored": _("%(player)s: a second redirect of %(target)s has no effect."),
-    "fm.t_armour": _("%(player)s gets %(amount)s armour (%(card)s from %(source)s)."),
-    "fm.t_immune": _("%(player)s takes no damage this phase (%(card)s from %(source)s)."),
-    "fm.t_bodyguard": _("%(guard)s guards %(player)s."),
-    "fm.t_no_trigger": _("%(player)s: %(card)s on %(target)s does not trigger."),
-    "fm.t_transfer": _("%(amount)s damage (%(card)s) to %(player)s goes to the bodyguard %(guard)s."),
-    "fm.t_immune_blocked": _("%(player)s is immune: %(amount)s damage blocked."),
-    "fm.t_highlander_cap": _("%(player)s (highlander) takes at most %(cap)s of %(amount)s damage from others' cards."),
-    "fm.t_damage": _("%(player)s: %(damage)s damage (%(pierce)s ignoring armour), armour %(armour)s → %(losses)s "
-                     "cards lost. Sources: %(sources)s."),
-    "fm.t_accusation": _("%(player)s accuses %(target)s of %(named_card)s: %(result)s."),
-    "fm.t_move": _("%(player)s: %(card)s moves %(cards)s to the Sleeve."),
-    "fm.t_steal_nothing": _("%(player)s finds nothing in the Hand of %(target)s."),
-    "fm.t_steal": _("%(player)s takes %(cards)s from %(target)s."),
-    "fm.t_sleeve_discard": _("%(player)s discards from the Sleeve (%(card)s): %(cards)s."),
-    "fm.t_mill": _("%(player)s: the top of the deck is discarded (%(card)s): %(cards)s."),
-    "fm.t_draw": _("%(player)s draws %(cards)s (%(card)s)."),
-    "fm.t_returns": _("%(player)s: %(card)s returns to the Sleeve."),
-    "fm.t_recon_blocked": _("%(player)s is jammed: %(card)s learns nothing."),
-    "fm.t_recon": _("%(player)s learns with %(card)s about %(target)s: %(result)s."),
-    "fm.t_delayed_discard": _("%(player)s discards %(cards)s (stimulant)."),
-    "fm.t_losses": _("%(player)s: %(losses)s losses, %(absorbed)s absorbed by replacement draws; discarded %(cards)s "
-                     "(%(to_sleeve)s to the Sleeve), drew %(drawn)s."),
-    "fm.t_last_stand": _("%(player)s keeps %(cards)s (last stand)."),
-    "fm.t_death": _("%(player)s has no cards in the Hand and dies."),
-    "fm.t_message_lost": _("The message of %(player)s (%(card)s) to %(target)s is not delivered."),
-    "fm.t_message": _("%(player)s sends %(target)s a message (%(card)s): %(text)s"),
-    "fm.t_poisoned": _("%(player)s is poisoned for %(phases)s more phases."),
-    "fm.t_handcuffs": _("%(player)s is handcuffed for Night %(night)s."),
-    "fm.t_hand_counts": _("Hand counts published: %(counts)s."),
-    "fm.t_victory_check": _("Victory check: %(winner)s. Alive: %(alive)s."),
-    "fm.t_error": _("Resolution error: %(detail)s"),
-    "fm.t_veche": _("Veche count — %(result)s; by strength: %(candidates)s; peace %(peace)s of %(cast)s."),
-    "fm.t_jail": _("%(player)s is jailed and loses from the Sleeve: %(cards)s."),
-    "fm.t_ace": _("%(player)s (joker) puts an ace into the Sleeve of %(target)s."),
-    "fm.t_hero_mark": _("%(player)s (hero) names %(target)s as %(guess)s: %(result)s."),
-    "fm.t_assassin": _("%(player)s (assassin) kills %(target)s."),
-    "fm.t_hero_goal": _("%(player)s (hero) meets a goal: %(goal)s."),
-    "fm.t_hero_goal_not_counted": _("Hero goals not counted (Mafia and Traitor are at least half of the living): "
-                                    "%(goals)s."),
-    "fm.t_swapped": _("%(player)s (maniac) swaps %(cards)s between Hand and Sleeve."),
-    "fm.t_looted": _("%(player)s (looter) copies the Sleeve of %(target)s: %(cards)s."),
-    "fm.t_geek_card": _("%(player)s (geek) takes %(cards)s into the Sleeve."),
-    "fm.t_joker_guess": _("%(player)s (joker) submits the mapping: %(result)s."),
-    "fm.t_aces_vanish": _("%(count)s aces of %(player)s vanish."),
-    "fm.t_rebuilt": _("%(player)s rebuilds the deck (%(count)s cards)."),
-    "fm.t_stalemate_count": _("Stalemate count (FM-10.H1): %(count)s of %(limit)s quiet phases — %(why)s."),
-}
-
-#: What can still harm someone (FM-10.H1, ``resolution.harm_sources``) when it is not a card.
-HARM_SOURCES = {"veche": _("the Veche (three or more alive)"), "maniac": _("the maniac's ability"),
-                "assassin": _("the assassin's unused kill"), "poison": _("poison still working"),
-                "stimulant": _("a stimulant's discard still due")}
-
-
-def _stalemate_why(data: Mapping[str, Any]) -> str:
-    if data.get("death"):
-        return gettext("someone died: the count starts again")
-    sources = data.get("harm") or []
-    if not sources:
-        return gettext("nothing alive can harm")
-    parts = []
-    for source in sources:
-        what = source.get("what", "")
-        text = str(HARM_SOURCES[what]) if what in HARM_SOURCES else card_name(what)
-        parts.append(f"{source['player']}: {text}" if source.get("player") else text)
-    return gettext("the count starts again, harm is still possible: %(sources)s") % {"sources": ", ".join(parts)}
-
-#: A seat's result at the end of the game (``resolution.seat_result``).
-RESULT_NAMES = {"won": _("won"), "lost": _("lost"), "draw": pgettext_lazy("game result", "draw")}
-#: The line the player reads on his game page once the game is over.
-YOUR_RESULT = {"won": _("You won."), "lost": _("You lost."),
-               "draw": _("The game ended in a draw (FM-10.H1): nobody won or lost.")}
-
-WINNER_NAMES = {"law": _("Law"), "mafia": _("Mafia and Traitor"), "maniac": _("Maniac"), "none": _("nobody"),
-                "avenger": _("the Avenger's team"),
-                None: _("nobody yet")}
-
-
-def _cards(value: Any) -> str:
-    return ", ".join(card_name(k) for k in value or []) or "—"
-
-
-def _plays(value: Any) -> str:
-    parts = []
-    for p in value or []:
-        text = card_name(p.get("card", ""))
-        if p.get("target"):
-            text += f" → {p['target']}"
-        if p.get("targets"):
-            text += " → " + " ⇒ ".join(p["targets"])
-        if p.get("named_card"):
-            text += f" ({card_name(p['named_card'])})"
-        parts.append(text)
-    return ", ".join(parts) or "—"
-
-
-#: Why a player died, as the player is told (``fm.you_died``): FM-6.2 (no cards left in the Hand), the FM-8
-#: assassin, the master's console.
-DEATH_CAUSES = {"hand": _("your Hand was left without cards (FM-6.2)."),
-                "assassin": _("the assassin killed you (FM-8)."),
-                "master": _("the master removed your character from the game.")}
-
-HERO_GOALS = {"armour": _("your armour saved a member of the Law"),
-              "mark": _("a marked mafioso died as a result of a day")}
-
-
-def ability_name(slug: str) -> str:
-    """A role ability by its role slug: the secret role's name, or the public role's (FM-3, FM-8)."""
-    if slug in SECRET_ROLES:
-        return secret_role_name(slug)
-    return public_role_name(slug)
-
-
-def _ability(d: Mapping[str, Any]) -> str:
-    text = ability_name(d.get("ability", ""))
-    if d.get("mode"):
-        text += f" ({d['mode']})"
-    if d.get("target"):
-        text += f" → {d['target']}"
-    if d.get("guess"):
-        text += f": {secret_role_name(d['guess'])}"
-    return text
-
-
-def _num(value: Any) -> str:
-    """Vote strength without a trailing .0 (1.5 stays 1.5)."""
-    return f"{float(value):g}"
-
-
-def _veche_result(data: Mapping[str, Any]) -> str:
-    outcome = data.get("outcome")
-    if outcome == "leader":
-        if data.get("punishment") == "jail":
-            return gettext("%(player)s is jailed") % {"player": data.get("leader")}
-        return gettext("%(player)s is executed (6 damage)") % {"player": data.get("leader")}
-    return str({"peace": _("peace: nobody is punished"), "two_alive": _("only two are alive: nobody is punished"),
-                "no_votes": _("no votes: nobody is punished")}.get(outcome, outcome))
-
-
-def _recon_result(data: Mapping[str, Any]) -> str:
-    fact = data.get("fact")
-    if fact == "played_cards":
-        return _plays(data.get("plays"))
-    if fact in ("players_targeting", "damage_sources"):
-        return ", ".join(data.get("players") or []) or "—"
-    if fact == "faction":
-        return gettext(FACTION_NAMES.get(data.get("faction"), data.get("faction") or ""))
-    if fact == "secret_role":
-        return secret_role_name(data.get("role", ""))
-    if fact == "role_colours":
-        return ", ".join(gettext(COLOUR_NAMES[c]) for c in data.get("colours") or [] if c in COLOUR_NAMES)
-    if fact == "secret_role_and_last_card":
-        last = data.get("last_card")
-        return f"{secret_role_name(data.get('role', ''))}, {card_name(last) if last else '—'}"
-    if fact == "hand":
-        return _cards(data.get("hand"))
-    return "—"
-
-
-def render_resolution_event(kind: str, data: Mapping[str, Any]) -> str:
-    """One resolution event (FM-6) in the active language: card slugs become card names, role and faction slugs
-    their names, lists are joined, a void reason becomes its sentence (``resolution.REASONS``)."""
-    p: dict[str, Any] = dict(data)
-    for key in ("card", "named_card", "by_card", "last_card"):
-        if key in p:
-            p[key] = card_name(p[key]) if p[key] else "—"
-    for key in ("cards", "hand", "drawn", "discard"):
-        if key in p:
-            p[key] = _cards(p[key])
-    if "plays" in p:
-        p["plays"] = _plays(data["plays"])
-    if "abilities" in p:
-        p["abilities"] = ", ".join(_ability(a) for a in data["abilities"] or []) or "—"
-    if "guess" in p:
-        p["guess"] = secret_role_name(p["guess"])
-    if "goal" in p:
-        p["goal"] = str(HERO_GOALS.get(data["goal"], data["goal"]))
-    if "goals" in p:
-        p["goals"] = ", ".join(str(HERO_GOALS.get(g, g)) for g in data["goals"] or [])
-    if "candidates" in p:
-        p["candidates"] = "; ".join(f"{c['player']} {_num(c['strength'])} ({', '.join(c['voters'])})"
-                                    for c in data["candidates"]) or "—"
-        p["peace"], p["cast"] = _num(data.get("peace", 0)), _num(data.get("cast", 0))
-        p["result"] = _veche_result(data)
-    if "lasting" in p:
-        p["lasting"] = gettext("to the end of the game") if data["lasting"] else gettext("until the next night ends")
-    if "right" in p:
-        p["result"] = gettext("right") if data["right"] else gettext("wrong")
-    for key in ("players", "alive"):
-        if key in p:
-            p[key] = ", ".join(p[key] or []) or "—"
-    if "sources" in p:
-        p["sources"] = ", ".join(f"{s['player']} ({card_name(s['card'])}, {s['amount']})" for s in data["sources"]) \
-            or "—"
-    if "counts" in p:
-        p["counts"] = ", ".join(f"{c['player']}: {c['count']}" for c in data["counts"]) or "—"
-    if "role" in p:
-        p["role"] = secret_role_name(p["role"])
-    if "faction" in p:
-        p["faction"] = gettext(FACTION_NAMES.get(p["faction"], p["faction"] or ""))
-    if "colours" in p:
-        p["colours"] = ", ".join(gettext(COLOUR_NAMES[c]) for c in data["colours"] if c in COLOUR_NAMES)
-    if "winner" in p:
-        p["winner"] = str(WINNER_NAMES.get(data["winner"], data["winner"]))
-    if "reason" in p:
-        rule, text = resolution.REASONS.get(data["reason"], ("", data["reason"]))
-        reason_params = dict(data.get("reason_params") or {})
-        if "card" in reason_params:
-            reason_params["card"] = card_name(reason_params["card"])
-        try:
-            p["reason"] = (gettext(text) % reason_params if reason_params else gettext(text)) + f" ({rule})"
-        except (KeyError, TypeError, ValueError):
-            p["reason"] = gettext(text)
-    if "hit" in p:
-        p["result"] = (gettext("right, the accused takes %(amount)s damage") if data["hit"] else
-                       gettext("wrong, the accuser takes %(amount)s damage")) % {"amount": data.get("amount", "?")}
-    if kind == "fm.you_died":
-        label = ForumMafiaModule.phase_kinds.get(str(data.get("phase_kind", "")))
-        p["phase"] = str(label) % {"number": data.get("number", "")} if label else "—"
-        p["cause"] = str(DEATH_CAUSES.get(data.get("cause"), DEATH_CAUSES["hand"]))
-    if kind == "fm.t_recon":
-        p["result"] = _recon_result(data)
-    if kind == "fm.t_stalemate_count":
-        p["why"] = _stalemate_why(data)
-    if kind == "fm.recon_damage_sources" and not data.get("damaged"):
-        return gettext("%(card)s: %(target)s took no damage.") % p
-    template = RESOLUTION_MESSAGES[kind]
-    try:
-        return str(template) % p
-    except (KeyError, TypeError, ValueError):
-        return str(template)
-
-
-_lazy_card_name = lazy(card_name, str)
-_lazy_ability_name = lazy(ability_name, str)
-
-
-def _named(error: RuleError) -> RuleError:
-    """``error`` with its ``card``/``named_card`` slug params shown as card names and its ``ability`` (a role slug)
-    as the role's name (rendered lazily, so in the language active when the message is shown)."""
-    params = {k: _lazy_card_name(v) if k in ("card", "named_card") and isinstance(v, str)
-              else _lazy_ability_name(v) if k == "ability" and isinstance(v, str) and v != "?" else v
-              for k, v in error.params.items()}
-    return RuleError(error.message, field=error.field, rule=error.rule, params=params)
 
 
 class ForumMafiaModule(GameModule):
@@ -365,10 +40,10 @@ class ForumMafiaModule(GameModule):
 
     slug = "forum_mafia"
     name = _("Forum Mafia")
-    min_seats = engine.MIN_PLAYERS
+    min_seats = MIN_PLAYERS
     max_seats = 40
     uses_cards = True
-    phase_kinds = {"deckbuilding": _("Deck building"), "night": _("Night %(number)s"), "day": _("Day %(number)s")}
+    phase_kinds = PHASE_KINDS
     default_durations = {"deckbuilding": 48 * HOUR, "night": 24 * HOUR, "day": 48 * HOUR}
     audit_actions = {"setup_override": _("table set up by the master"), "fm_signup_reject": _("signup rejected"),
                      "stalemate_reset": _("stalemate count reset (FM-10.H1)")}
@@ -403,13 +78,13 @@ class ForumMafiaModule(GameModule):
             errors.append(RuleError(_("“hero” is true or false."), field="hero", rule="FM-3.4"))
         roles = options.get("roles")
         if roles is not None:
-            errors += engine.validate_fixed_composition(roles)
-        stalemate = options.get("stalemate_phases", engine.STALEMATE_PHASES)
+            errors += opening.validate_fixed_composition(roles)
+        stalemate = options.get("stalemate_phases", STALEMATE_PHASES)
         if not isinstance(stalemate, int) or isinstance(stalemate, bool) or \
-                not 0 <= stalemate <= resolution.STALEMATE_MAX:
+                not 0 <= stalemate <= victory.STALEMATE_MAX:
             errors.append(RuleError(_("“stalemate_phases” is a whole number from 0 (off) to %(max)s."),
                                     field="stalemate_phases", rule="FM-10.H1",
-                                    params={"max": resolution.STALEMATE_MAX}))
+                                    params={"max": victory.STALEMATE_MAX}))
         if errors:
             raise RuleViolation(errors)
         clean: dict[str, Any] = {"hero": hero, "stalemate_phases": stalemate}
@@ -418,24 +93,25 @@ class ForumMafiaModule(GameModule):
         return clean
 
     def setup(self, *, seats, options, rng):
-        return engine.setup(seats, options, rng)
+        return opening.setup(seats, options, rng)
 
     def validate_order(self, *, state, phase, seat, payload, seats=()):
-        """FM-5.2–FM-5.7: see :func:`.resolution.validate_order`; no orders during deck building (FM-4.5)."""
-        if phase.kind == engine.DECKBUILDING:
+        """FM-5.2–FM-5.7: see :func:`.engine.orders.validate_order`; no orders during deck building (FM-4.5)."""
+        if phase.kind == DECKBUILDING:
             raise RuleViolation([RuleError(_("During deck building there are no orders: build your deck in the deck "
                                              "builder."), rule="FM-4.5")])
         try:
-            return resolution.validate_order(state=state, phase=phase, seat=seat, seats=seats or [seat],
+            return validate_order(state=state, phase=phase, seat=seat, seats=seats or [seat],
                                              payload=payload)
         except RuleViolation as exc:  # card slugs in the messages become card names in the reader's language
-            raise RuleViolation([_named(e) for e in exc.errors]) from None
+            raise RuleViolation([named_error(e) for e in exc.errors]) from None
 
     def resolve(self, *, state, phase, seats, orders, rng):
-        """Deck building opens the game (FM-4.5); a night or day resolves by FM-6 (:func:`.resolution.resolve`)."""
-        if phase.kind == engine.DECKBUILDING:
-            seat_data, events = engine.open_game(seats, state, rng)
-            return Resolution(dict(state), events, seat_data, next_phase=PhaseSpec(engine.NIGHT, 1))
+        """Deck building opens the game (FM-4.5); a night or day resolves by FM-6
+        (:func:`.engine.resolution.resolve`)."""
+        if phase.kind == DECKBUILDING:
+            seat_data, events = opening.open_game(seats, state, rng)
+            return Resolution(dict(state), events, seat_data, next_phase=PhaseSpec(NIGHT, 1))
         return resolution.resolve(state=state, phase=phase, seats=seats, orders=orders, rng=rng)
 
     def view(self, *, state, seats, viewer):
@@ -462,13 +138,13 @@ class ForumMafiaModule(GameModule):
             "stalemate_phases": forms.IntegerField(
                 label=_("Stalemate: a draw after this many phases in a row with no death and nothing that can harm "
                         "(FM-10.H1; 0 = never)"),
-                initial=engine.STALEMATE_PHASES, min_value=0, max_value=resolution.STALEMATE_MAX, required=False),
+                initial=STALEMATE_PHASES, min_value=0, max_value=victory.STALEMATE_MAX, required=False),
         }
 
     def options_from_fields(self, values):
         stalemate = values.get("stalemate_phases")
         options: dict[str, Any] = {"hero": bool(values.get("hero")),
-                                   "stalemate_phases": engine.STALEMATE_PHASES if stalemate is None else stalemate}
+                                   "stalemate_phases": STALEMATE_PHASES if stalemate is None else stalemate}
         if values.get("composition") == "fixed":
             options["roles"] = [r.strip() for r in (values.get("roles") or "").replace("\n", ",").split(",")
                                 if r.strip()]
@@ -477,7 +153,7 @@ class ForumMafiaModule(GameModule):
     def public_options(self, options):
         """The hero option is announced; a fixed composition (FM-3.4) is only said to exist, not shown."""
         public = {"hero": options.get("hero", False),
-                  "stalemate_phases": options.get("stalemate_phases", engine.STALEMATE_PHASES)}
+                  "stalemate_phases": options.get("stalemate_phases", STALEMATE_PHASES)}
         if options.get("roles"):
             public["fixed_composition"] = True
         return public
@@ -545,8 +221,8 @@ class ForumMafiaModule(GameModule):
 
     def order_lines(self, *, payload, seat_data, seat_names):
         """An order version in words (card, slot, targets, abilities, the Veche vote): see
-        :func:`.order_views.describe_order`; card ids are named from ``seat_data``'s containers."""
-        from .order_views import describe_order
+        :func:`.views.orders.describe_order`; card ids are named from ``seat_data``'s containers."""
+        from .views.orders import describe_order
 
         cards = seat_data.get("cards") if isinstance(seat_data, Mapping) else None
         uids = {c["uid"]: c.get("kind", "") for key in ("hand", "sleeve", "deck", "discard")
@@ -574,7 +250,7 @@ class ForumMafiaModule(GameModule):
         if key in ("hand", "sleeve", "deck", "discard"):
             labels = {"hand": gettext("Hand (front first)"), "sleeve": gettext("Sleeve"),
                       "deck": gettext("Deck (top first)"), "discard": gettext("Discard pile")}
-            return labels[key], _cards(value)
+            return labels[key], cards_text(value)
         if key == "jail":
             return (gettext("Jail: phases left (0: free)"),
                     ngettext("%(n)s phase", "%(n)s phases", value) % {"n": value} if value else gettext("not in jail"))
@@ -590,7 +266,7 @@ class ForumMafiaModule(GameModule):
         collection, FM-4.2), jail as a number of phases (FM-7.5), handcuffs as a choice of night (the night number
         they apply to, FM-8), the claimed public role as a choice of the FM-8 roles (a custom one, FM-2.3, kept)."""
         fields = master_edit.seat_fields(state, seat)
-        kinds = set(resolution.game_collection(state).kinds)
+        kinds = set(game_collection(state).kinds)
         specs = []
         for key in ("hand", "sleeve", "deck", "discard"):
             held = fields[key]
@@ -646,33 +322,33 @@ class ForumMafiaModule(GameModule):
         return thread_rules.check_private(phase=phase, sender=sender, recipient=recipient, seats=seats, sent=sent)
 
     def post_saved(self, post, *, clock):
-        """FM-9.3: a day post's comment may propose a chat room; :func:`.room_services.post_saved` records it in the
+        """FM-9.3: a day post's comment may propose a chat room; :func:`.services.rooms.post_saved` records it in the
         author's day order (inside the post's transaction)."""
-        from .room_services import post_saved  # the shell part; imported late to keep this module light
+        from .services.rooms import post_saved  # the shell part; imported late to keep this module light
 
         post_saved(post, clock=clock)
 
     def post_notes(self, *, viewer, posts):
         """FM-9.3: whether each post's room proposal was recorded, for its author and the master."""
-        from .room_services import post_notes
+        from .services.rooms import post_notes
 
         return post_notes(viewer, posts)
 
     # -- shell ----------------------------------------------------------------------------------------------
     def comment_help(self, *, game, viewer):
-        from .room_services import comment_help
+        from .services.rooms import comment_help
 
         return comment_help(game=game, viewer=viewer)
 
     def player_needs(self, *, game, phase, seat, payload):
-        from .my_games import player_needs
+        from .selectors import player_needs
 
         return player_needs(game=game, phase=phase, seat=seat, payload=payload)
 
     def page_context(self, *, game, viewer) -> dict:
-        """The game page's ``module_context`` for ``templates/forum_mafia/panel.html``: the viewer's own roles and
+        """The game page's ``module_context`` for ``forum_mafia/panel.html``: the viewer's own roles and
         the start-stretch controls (joker colours, engineer picks, lucky redeals, psychic's top cards)."""
-        from .setup_views import panel_context  # the shell part; imported late to keep this module light
+        from .views.setup import panel_context  # the shell part; imported late to keep this module light
 
         return panel_context(game=game, viewer=viewer)
 

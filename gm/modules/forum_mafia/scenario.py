@@ -39,9 +39,10 @@ from gm.core.scenario import (
 )
 from gm.core.services import ServiceError
 
-from . import abilities, engine
-from .override_services import game_setup_override, player_errors
-from .roles import PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
+from .engine import abilities
+from .engine import state as engine
+from .engine.roles import PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
+from .services.overrides import game_setup_override, player_errors
 
 TOP_KEYS = ("game", "seed", "options", "players", "start", "steps", "title", "description")
 PLAYER_KEYS = ("name", "public_role", "secret_role", "colours", "hand", "sleeve", "deck", "alive")
@@ -373,7 +374,7 @@ def parse(data: Mapping[str, Any], collection: Collection | None = None) -> Scen
 
 
 def _vote_service():
-    from . import services
+    from .services import signup as services
 
     return getattr(services, "vote_submit", None)
 
@@ -435,7 +436,7 @@ class _Runner(ScenarioRunner):
         FM-5.6); a refused line is recorded and left out, so the previous version stays. An instant ability (the
         maniac's swap, the joker's guess, the looter, the geek) is used at once through
         ``ability_services.ability_use``, in file order; refused, it is recorded like a refused line."""
-        from .ability_services import ability_use
+        from .services.abilities import ability_use
 
         accepted: dict[str, list[OrderLine]] = {}
         refused = []
@@ -575,7 +576,7 @@ class _Runner(ScenarioRunner):
                       {k: v for k, v in r.items() if k != "order"})
 
     def jailed(self, seat: Seat) -> bool:
-        from . import resolution
+        from .engine import state as resolution
 
         is_jailed = getattr(resolution, "is_jailed", None)
         return bool(is_jailed(self.game.state, seat.pk)) if is_jailed else False

@@ -199,7 +199,7 @@ class Command(BaseCommand):
     def _forum_mafia_game(self, master, players) -> Game:
         """A real forum Mafia game with open signups (FM-2): four players have claimed public roles; two more can
         sign up, and the master can start it (deck building, then Night 1)."""
-        from gm.modules.forum_mafia.services import signup_create
+        from gm.modules.forum_mafia.services.signup import signup_create
 
         game = services.game_create(
             master=master, module="forum_mafia", title=FM_TITLE,
@@ -216,7 +216,7 @@ class Command(BaseCommand):
         """A forum Mafia game in Night 1 (FM-5, FM-6): six players signed up, the game started, and the master ended
         deck building at once, so every player got a random valid deck (FM-4.5) and can order cards now; the night
         resolves at its deadline (1 hour) or when the master presses *Resolve now*."""
-        from gm.modules.forum_mafia.services import signup_create
+        from gm.modules.forum_mafia.services.signup import signup_create
 
         game = services.game_create(
             master=master, module="forum_mafia", title=FM_NIGHT_TITLE,

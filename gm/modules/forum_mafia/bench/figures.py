@@ -31,6 +31,7 @@ from django.utils import timezone
 
 from gm.core.processes import free_port
 
+from ..engine import resolution as engine_resolution
 from . import table
 
 
@@ -135,18 +136,17 @@ def resolve_open_phase(game) -> None:
 def engine_night(*, players: int = 16, runs: int) -> dict[str, float]:
     """``resolution.resolve`` on :func:`table.engine_night` (``players`` seats, every one plays two cards), ``runs``
     times after a warm-up; milliseconds."""
-    from gm.modules.forum_mafia import resolution
 
     state, phase, seats, orders = table.engine_night(players)
-    first = resolution.resolve(state=state, phase=phase, seats=seats, orders=orders, rng=random.Random(0))
+    first = engine_resolution.resolve(state=state, phase=phase, seats=seats, orders=orders, rng=random.Random(0))
     if first.next_phase is None or first.alive or [e for e in first.events if e.kind == "fm.t_void"]:
         raise RuntimeError("the benchmark night is not the table it describes (a death, a void play or no Day 1)")
     for i in range(20):  # warm-up: the collection cache, the interned card instances
-        resolution.resolve(state=state, phase=phase, seats=seats, orders=orders, rng=random.Random(i))
+        engine_resolution.resolve(state=state, phase=phase, seats=seats, orders=orders, rng=random.Random(i))
     samples = []
     for i in range(runs):
         started = time.perf_counter()
-        resolution.resolve(state=state, phase=phase, seats=seats, orders=orders, rng=random.Random(i))
+        engine_resolution.resolve(state=state, phase=phase, seats=seats, orders=orders, rng=random.Random(i))
         samples.append((time.perf_counter() - started) * 1e3)
     return {"median": statistics.median(samples), "p95": percentile(samples, 0.95), "events": len(first.events)}
 

@@ -16,6 +16,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..engine import opening
+from ..engine.orders import validate_order
+
 HAND = ["pistol", "surveillance_camera", "body_armour", "advice", "witness", "tail"]
 DECK = ["coffee", "pistol", "bunker", "witness", "advice", "tail", "hack", "bluff", "reserve", "dossier"]
 HAND_PLAY = ["pistol", "surveillance_camera", "body_armour"]
@@ -24,9 +27,8 @@ SLEEVE_PLAY = [("body_armour", 2), ("pistol", 2), ("tail", 3)]
 
 def roles(n: int) -> list[str]:
     """A legal FM-3.4 composition for ``n`` players (fixed seed)."""
-    from gm.modules.forum_mafia import engine
 
-    return engine.composition(n, hero=False, rng=random.Random(n))
+    return opening.composition(n, hero=False, rng=random.Random(n))
 
 
 def players(n: int) -> list[dict[str, Any]]:
@@ -63,7 +65,8 @@ def engine_night(n: int):
     :func:`db_night`, built without a database (orders already validated)."""
     from cards.collection_data import default_collection
     from gm.core.engine import PhaseInfo, SeatInfo
-    from gm.modules.forum_mafia import resolution, table
+
+    from ..engine import table
 
     col = default_collection()
     state = {"collection": col.snapshot(), "collection_version": col.version, "fm": {}, "hero": False}
@@ -74,7 +77,7 @@ def engine_night(n: int):
         seats.append(SeatInfo(id=1000 + i, name=p["name"], position=i, data=data))
     phase = PhaseInfo("night", 1, 2)
     given = orders([s.id for s in seats])
-    clean = {sid: resolution.validate_order(state=state, phase=phase, seat=next(s for s in seats if s.id == sid),
+    clean = {sid: validate_order(state=state, phase=phase, seat=next(s for s in seats if s.id == sid),
                                             seats=seats, payload=payload) for sid, payload in given.items()}
     return state, phase, seats, clean
 
@@ -83,7 +86,8 @@ def db_night(master, users, *, title: str = "FM night"):
     """A forum Mafia game with ``len(users)`` seats in Night 1 (the master's setup override); returns
     ``(game, phase)``."""
     from gm.core import services
-    from gm.modules.forum_mafia.override_services import game_setup_override
+
+    from ..services.overrides import game_setup_override
 
     game = services.game_create(master=master, module="forum_mafia", title=title, rng_seed=len(users))
     described = [{**p, "user": u} for p, u in zip(players(len(users)), users, strict=True)]

@@ -66,7 +66,7 @@ class Command(BaseCommand):
                             help="keep the child processes' logs (their directory is printed on stderr)")
 
     def handle(self, *args, as_json: bool = False, quick: bool = False, keep_logs: bool = False, **options):
-        from gm.modules.forum_mafia.bench import figures
+        from ...bench import figures
 
         if connection.vendor != "postgresql":
             raise CommandError(f"gm_bench needs PostgreSQL (set DATABASE_URL=postgres://...); the database is "
@@ -95,7 +95,8 @@ class Command(BaseCommand):
 
     def _run(self, sizes, progress, keep_logs: bool) -> dict:
         from gm.core.processes import CeleryProcesses, database_url
-        from gm.modules.forum_mafia.bench import figures
+
+        from ...bench import figures
 
         creation = connection.creation
         site_name = connection.settings_dict["NAME"]

@@ -1,0 +1,1 @@
+"""Forum Mafia REST API, one file per topic."""

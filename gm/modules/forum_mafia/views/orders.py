@@ -1,0 +1,724 @@
+"""Forum Mafia night and day orders in the shell (FM-5, FM-6): the player's order form on the game page, its POST
+actions, the order-options API, and the read-only parts of the panel built from the log — the master's
+resolution trace (§6 layers) and each player's private results.
+
+Selectors (``order_panel``, ``resolution_trace``, ``private_results``, ``order_options_for``) read through
+``gm.core.visibility`` and the pure ``order_options``; views parse input, call one service
+(``order_submit`` / ``order_withdraw``) or selector, and render. The form is htmx-enhanced: picking a card re-renders
+the form (its inputs appear); without JavaScript every input is still there (in ``<details>``) and a plain POST
+redirects back to the game page (PRG), or shows the refused order with its reasons on a page of its own.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.template import engines
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+from rest_framework import serializers
+
+from cards.containers import Containers
+from cards.services import card_namer, collection_for_game
+from gm.core import page_memo, services, visibility
+from gm.core.engine import PhaseInfo
+from gm.core.forms import posted_version
+from gm.core.models import Game, GroupMembership, LogEntry, Order, Phase, Seat
+from gm.core.services import ServiceError
+
+from ..engine import abilities
+from ..engine import orders as order_rules
+from ..engine.roles import MAFIA_ROLES
+from ..engine.state import DAY, NIGHT
+from ..forms.orders import DISCARD, MAX_TEXT, MODE_LABELS, PLAY, OrderForm, initial_from_payload
+from ..services.orders import CARD_PARTS, OTHER_PARTS, latest_payload, order_parts_submit
+from ..texts import ability_name, describe_vote, secret_role_name
+
+MODULE = "forum_mafia"
+ORDER_PHASES = (NIGHT, DAY)
+TIMING_NAMES = {"night": gettext_lazy("night only"), "day": gettext_lazy("day only"),
+                "any": gettext_lazy("any phase")}
+CONTAINER_NAMES = {"hand": gettext_lazy("Hand"), "sleeve": gettext_lazy("Sleeve")}
+#: The form's card groups (FM-5.2: one Hand play and one Sleeve play; FM-4.4: free cards outside the slots).
+GROUPS = (
+    ("hand", gettext_lazy("From your Hand: one card"), gettext_lazy("It is replaced from your deck after the phase "
+                                                                   "(FM-5.4).")),
+    ("sleeve", gettext_lazy("From your Sleeve: one card"), gettext_lazy("Sleeve cards are not replaced.")),
+    ("free", gettext_lazy("Free cards"), gettext_lazy("Playing them uses neither slot (FM-4.4).")),
+)
+
+#: The no-JavaScript page for a refused order: the site layout around the same partial htmx swaps in.
+_PAGE = engines["django"].from_string(
+    '{% extends "base.html" %}{% block content %}{% include "forum_mafia/_orders.html" %}{% endblock %}')
+
+
+# == selectors ======================================================================================================
+
+
+def open_order_phase(game: Game) -> Phase | None:
+    """The game's unresolved phase if it is a night or a day (the phases forum Mafia takes orders in)."""
+    phase = page_memo.unresolved_phase(game)
+    return phase if phase is not None and phase.kind in ORDER_PHASES else None
+
+
+def _ordering_phase(game: Game, viewer: visibility.Viewer) -> Phase:
+    """The open night/day phase ``viewer`` may order in. Raises :class:`ServiceError` ``forbidden`` (no seat: the
+    master, spectators, anonymous), ``not_allowed`` (a dead character) or ``state`` (no open night or day)."""
+    if viewer.seat is None:
+        raise ServiceError(_("You have no seat in this game."), code="forbidden")
+    if not viewer.seat.alive:
+        raise ServiceError(_("Dead characters give no orders."), code="not_allowed")
+    phase = open_order_phase(game) if not game.is_over else None
+    if phase is None or phase.status != Phase.Status.OPEN:
+        raise ServiceError(_("No night or day is open for orders now."), code="state")
+    return phase
+
+
+def order_options_for(*, game: Game, viewer: visibility.Viewer, phase: Phase) -> dict:
+    """What ``viewer`` (a living player) may do in ``phase`` now: ``order_options`` for his seat, with its
+    messages (``why_not``, each card's ``reason``) in the active language. Only his own cards are in it. Also
+    ``abilities`` (``abilities.ability_options``: his phase and instant abilities, labels and reasons translated)
+    and ``pay_from_hand`` (the cultist may pay prices from his Hand, FM-8)."""
+    seats = page_memo.seats(game)
+    own = next(s for s in seats if s.pk == viewer.seat.pk)
+    info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+    seat_infos = [services.seat_info(s) for s in seats]
+    own_info = next(s for s in seat_infos if s.id == own.pk)
+    options = order_rules.order_options(state=game.state, phase=info, seat=own_info, seats=seat_infos)
+    name = card_namer(collection_for_game(game))
+    options = dict(options)
+    options["why_not"] = _msg(options.get("why_not"))
+    options["cards"] = [{**c, "reason": _msg(c.get("reason"), c.get("reason_params"), name)}
+                        for c in options.get("cards", [])]
+    options["abilities"] = [
+        {**a, "label": _(a["label"]), "reason": _ability_msg(a.get("reason"), a.get("reason_params"), name)}
+        for a in abilities.ability_options(state=game.state, phase=info, seat=own_info, seats=seat_infos)]
+    options["pay_from_hand"] = own.data.get("public_role") == "cultist"
+    return options
+
+
+def _ability_msg(msgid: Any, params: Any, name: Callable[[str], str]) -> str:
+    """An ability's reason in the active language: card slugs as card names, role slugs as role names."""
+    if not msgid:
+        return ""
+
+    params = dict(params or {})
+    if isinstance(params.get("ability"), str):
+        params["ability"] = ability_name(params["ability"])
+    return _msg(msgid, params, name)
+
+
+def _msg(msgid: Any, params: Any = None, name: Callable[[str], str] = str) -> str:
+    """An engine message in the active language. With ``params`` (a dict) ``msgid`` is the bare message and the
+    params are filled in here, card slugs as display names; without, it is shown as the engine gave it."""
+    if not msgid:
+        return ""
+    text = _(str(msgid))
+    if not isinstance(params, Mapping):
+        return text
+    params = {k: name(v) if k in ("card", "named_card") and isinstance(v, str) else v for k, v in params.items()}
+    try:
+        return text % params
+    except (KeyError, TypeError, ValueError):
+        return text
+
+
+#: The modes of the phase abilities as the order's description names them.
+ABILITY_MODES = {"message": gettext_lazy("message"), "damage": gettext_lazy("damage"),
+                 "armour": gettext_lazy("armour"), "hr": gettext_lazy("HR department"), "ace": gettext_lazy("ace"),
+                 "mark": gettext_lazy("mark")}
+
+
+def describe_order(payload: Mapping[str, Any] | None, *, cards: Mapping[int, str], name: Callable[[str], str],
+                   seat_names: Mapping[int, str]) -> list[str]:
+    """An order payload as sentences in the active language, one per play (one for a discard, one per ability),
+    with card and character names: ``["Pistol (Hand) → Boris", "Letter (Sleeve) → Clara · message: “hi”",
+    "Ability: Maniac (damage) → Boris · paid with Pistol"]``. ``cards`` maps the player's uids to kinds; payload
+    entries may also name slugs (``pay``, ``cards``, ``discard``)."""
+    if payload is None:
+        return [_("Withdrawn")]
+
+    def card(ref: Any) -> str:
+        if isinstance(ref, str):
+            return name(ref)
+        return name(cards[ref]) if ref in cards else f"#{ref}"
+
+    def who(ref: Any) -> str:
+        return seat_names.get(ref, "?") if ref is not None else "—"
+
+    lines = []
+    for play in payload.get("plays") or []:
+        kind = play.get("card") or cards.get(play.get("uid"), "")
+        head = f"{name(kind)} ({CONTAINER_NAMES.get(play.get('from'), play.get('from', ''))})"
+        parts = []
+        if play.get("targets"):
+            parts.append(" → ".join([head] + [who(t) for t in play["targets"]]))
+        elif "target" in play:
+            parts.append(f"{head} → {who(play['target'])}")
+        else:
+            parts.append(head)
+        if play.get("named_card"):
+            parts.append(_("naming %(card)s") % {"card": name(play["named_card"])})
+        if play.get("text"):
+            parts.append(_("message: “%(text)s”") % {"text": play["text"]})
+        if play.get("cards"):
+            parts.append(_("to the Sleeve: %(cards)s") % {"cards": ", ".join(card(c) for c in play["cards"])})
+        if play.get("pay"):
+            parts.append(_("paid with %(cards)s") % {"cards": ", ".join(card(c) for c in play["pay"])})
+        if play.get("pay_hand"):
+            parts.append(_("paid from the Hand with %(cards)s")
+                         % {"cards": ", ".join(card(c) for c in play["pay_hand"])})
+        lines.append(" · ".join(parts))
+    if payload.get("discard"):
+        lines.append(_("Discard two Hand cards instead of playing: %(cards)s")
+                     % {"cards": ", ".join(card(c) for c in payload["discard"])})
+
+    for use in payload.get("abilities") or []:
+        head = _("Ability: %(ability)s") % {"ability": ability_name(str(use.get("ability", "")))}
+        if use.get("mode"):
+            head += f" ({ABILITY_MODES.get(use['mode'], use['mode'])})"
+        parts = [f"{head} → {who(use['target'])}" if "target" in use else head]
+        if use.get("guess"):
+            parts.append(_("as %(role)s") % {"role": secret_role_name(use["guess"])})
+        if use.get("text"):
+            parts.append(_("message: “%(text)s”") % {"text": use["text"]})
+        if use.get("pay") is not None:
+            parts.append(_("paid with %(cards)s") % {"cards": card(use["pay"])})
+        if use.get("discard"):
+            parts.append(_("discarding %(cards)s") % {"cards": ", ".join(card(c) for c in use["discard"])})
+        lines.append(" · ".join(parts))
+    lines = lines or [_("No cards played")]
+    vote = payload.get("vote")
+    if isinstance(vote, Mapping) and vote.get("for") is not None:  # FM-7: the Veche part of the order
+
+        line = describe_vote(vote, seat_names)
+        if vote.get("keep") is not None:
+            line += " · " + _("keeps %(card)s if jailed") % {"card": card(vote["keep"])}
+        lines.append(line)
+    return lines
+
+
+def _own_cards(seat) -> dict[int, str]:
+    """uid → kind of the player's Hand, Sleeve and discard pile (never his deck: its order is secret, FM-4.6)."""
+    box = Containers.from_dict((seat.data or {}).get("cards"))
+    return {c.uid: c.kind for c in [*box.hand, *box.sleeve, *box.discard]}
+
+
+def order_panel(*, game: Game, viewer: visibility.Viewer, form: OrderForm | None = None, notice: str = "",
+                error: str = "", full_page: bool = False) -> dict:
+    """Everything ``_orders.html`` shows to ``viewer``: the order form built from his ``order_options`` (the
+    bound ``form`` after a POST, else one showing his current order), his current order and its versions, in
+    readable sentences, and what the forms name: ``phase_id`` and ``base_version`` (the order version they edit: the
+    latest, 0 for none, or the one a re-rendered bound ``form`` was posted with). ``notice``/``error``: the outcome
+    of the last action. ``{"closed": message}`` when he can't order now (see :func:`_ordering_phase`)."""
+    try:
+        phase = _ordering_phase(game, viewer)
+    except ServiceError as exc:
+        return {"closed": str(exc), "notice": notice, "error": error, "game": game, "full_page": full_page}
+    seat = viewer.seat
+    options = form.options if form is not None else order_options_for(game=game, viewer=viewer, phase=phase)
+    versions = visibility.own_orders(viewer, phase)
+    current = versions[-1] if versions and versions[-1].payload is not None else None
+    by_uid = {c["uid"]: c for c in options.get("cards", [])}
+    if form is None:
+        form = OrderForm(options=options, initial=initial_from_payload(current.payload if current else None, by_uid,
+                                                                       options.get("abilities", [])))
+    collection = collection_for_game(game)
+    name = card_namer(collection)
+    language = translation.get_language() or "ru"
+    seat_names = page_memo.seat_names(game)
+    own_cards = _own_cards(seat)
+
+    def describe(order: Order) -> list[str]:
+        return describe_order(order.payload, cards=own_cards, name=name, seat_names=seat_names)
+
+    picked = form.picked()
+    rows = [_card_row(card, form, picked, options, collection, name, language) for card in options.get("cards", [])]
+    mode = form.current_mode()
+    discard_values = set(picked["discard"])
+    latest = versions[-1].version if versions else 0
+    return {
+        "game": game,
+        "phase": phase,
+        "phase_id": phase.pk,
+        "base_version": posted_version(form.data) if form.is_bound else latest,
+        "full_page": full_page,
+        "notice": notice,
+        "error": error,
+        "can_order": bool(options.get("can_order")),
+        "why_not": options.get("why_not", ""),
+        "form_errors": form.non_field_errors() if form.is_bound else [],
+        "mode": mode,
+        "modes": [(PLAY, MODE_LABELS[PLAY]), (DISCARD, MODE_LABELS[DISCARD])],
+        "can_discard_two": bool(options.get("can_discard_two")),
+        "discard": {
+            "choices": [{"uid": c["uid"], "name": name(c["kind"]), "checked": c["uid"] in discard_values}
+                        for c in options.get("hand", [])],
+            "errors": form.errors.get("discard", []) if form.is_bound else [],
+        },
+        "groups": [
+            {"name": group, "legend": legend, "help": help_text, "input": "checkbox" if group == "free" else "radio",
+             "rows": [r for r in rows if r["group"] == group], "none": not picked[group],
+             "errors": form.errors.get(group, []) if form.is_bound else [],
+             # FM-5.3: discarding two cards replaces both slot plays (free cards may go along).
+             "disabled": mode == DISCARD and group != "free"}
+            for group, legend, help_text in GROUPS],
+        "abilities": _ability_rows(form, options, name),
+        "current": {"version": current.version, "created_at": current.created_at, "lines": describe(current)}
+        if current else None,
+        "history": [{"version": o.version, "created_at": o.created_at, "lines": describe(o),
+                     "withdrawn": o.payload is None} for o in reversed(versions)],
+    }
+
+
+#: How often an ability can be used (``abilities.ABILITY_PERIODS``) and what is left, for the form.
+USES = {
+    ("game", 1): gettext_lazy("once per game · not used yet"),
+    ("game", 0): gettext_lazy("once per game · used"),
+    ("rebuild", 1): gettext_lazy("once until your next rebuild · ready"),
+    ("rebuild", 0): gettext_lazy("used · rebuilding your deck recharges it"),
+    ("phase", 1): gettext_lazy("once per phase"),
+    ("phase", 0): gettext_lazy("once per phase"),
+    ("night", 1): gettext_lazy("once per night"),
+    ("night", 0): gettext_lazy("once per night"),
+}
+
+
+def uses_text(option: Mapping[str, Any]) -> str:
+    if option.get("uses_left") is None:
+        return str(gettext_lazy("any number of times"))
+    return str(USES.get((option.get("per"), option.get("uses_left")), ""))
+
+
+def _ability_rows(form: OrderForm, options: Mapping[str, Any], name: Callable[[str], str]) -> list[dict]:
+    """The form's "Abilities" part (FM-3, FM-8): one row per phase ability the player has, greyed with the reason
+    when it can't be used now, with the inputs it needs (targets as for cards, the hero's Mafia role, the Mafia
+    message, the maniac's Sleeve card to discard, the scientist's two Hand cards)."""
+
+    errors = form.errors if form.is_bound else {}
+    picked = set(form.picked_abilities())
+    people = {p["id"]: p["name"] for p in [*options.get("targets", []), *options.get("dead_targets", [])]}
+    hand = {c["uid"]: c["kind"] for c in options.get("hand", [])}
+    sleeve = {c["uid"]: c["kind"] for c in options.get("sleeve", [])}
+    rows = []
+    for key, opt in form.ability_opts.items():
+        row = {"key": key, "label": opt["label"], "available": bool(opt.get("available")), "reason": opt["reason"],
+               "uses": uses_text(opt), "picked": key in picked, "errors": form.ability_errors.get(key, []),
+               "inputs": []}
+        rows.append(row)
+        if not (row["available"] or row["picked"]):
+            continue
+
+        def value(field: str) -> str:
+            v = form.value(field)
+            return "" if v is None else str(v)
+
+        def select(field: str, label, choices) -> dict:
+            current = value(field)
+            return {"type": "select", "name": field, "label": label, "errors": errors.get(field, []),
+                    "choices": [("", "—", current == "")] + [(str(v), text, str(v) == current) for v, text in choices]}
+
+        if opt.get("needs_target"):
+            row["inputs"].append(select(f"ab_target_{key}", _("Target"),
+                                        [(t, people.get(t, f"#{t}")) for t in opt.get("targets", [])]))
+        if opt.get("needs_guess"):
+            row["inputs"].append(select(f"ab_guess_{key}", _("Their Mafia role"),
+                                        [(r, secret_role_name(r)) for r in opt.get("guesses") or MAFIA_ROLES]))
+        if opt.get("needs_text"):
+            row["inputs"].append({"type": "text", "name": f"ab_text_{key}", "label": _("Message (no links, FM-9.4)"),
+                                  "value": value(f"ab_text_{key}"), "maxlength": MAX_TEXT,
+                                  "errors": errors.get(f"ab_text_{key}", [])})
+        if opt.get("needs_pay"):
+            row["inputs"].append(select(f"ab_pay_{key}", _("Sleeve card to discard"),
+                                        [(u, name(sleeve[u])) for u in opt.get("pay_choices", []) if u in sleeve]))
+        if opt.get("needs_discard"):
+            chosen = {str(v) for v in form.value(f"ab_discard_{key}") or []}
+            row["inputs"].append({"type": "checkboxes", "name": f"ab_discard_{key}",
+                                  "label": _("Two Hand cards to discard"),
+                                  "errors": errors.get(f"ab_discard_{key}", []),
+                                  "choices": [(str(u), name(k), str(u) in chosen, False) for u, k in hand.items()]})
+    return rows
+
+
+def _card_row(card: Mapping[str, Any], form: OrderForm, picked: Mapping[str, list[int]], options: Mapping[str, Any],
+              collection, name: Callable[[str], str], language: str) -> dict:
+    """One card of the form: its name, effect, price, timing, whether it can be played now (else why not) and the
+    inputs it needs once picked (target, second target, message, named card, cards to stash, price cards).
+    ``picked`` is :meth:`OrderForm.picked`; ``collection`` the game's :class:`cards.domain.Collection`."""
+    uid = card["uid"]
+    kind = collection[card["kind"]] if card["kind"] in collection else None
+    group = "free" if card.get("free") else card["from"]
+    errors = form.errors if form.is_bound else {}
+    row = {
+        "uid": uid, "kind": card["kind"], "name": name(card["kind"]), "group": group, "from": card["from"],
+        "where": CONTAINER_NAMES.get(card["from"], ""),
+        "text": kind.text(language) if kind else "", "free": bool(card.get("free")), "price": card.get("price", 0),
+        "timing": TIMING_NAMES.get(card.get("timing"), ""), "playable": bool(card.get("playable")),
+        "reason": card.get("reason", ""), "picked": uid in picked["hand"] + picked["sleeve"] + picked["free"],
+        "errors": form.card_errors.get(uid, []), "inputs": [],
+    }
+    if not (row["playable"] or row["picked"]):
+        return row
+    inputs = row["inputs"]
+    target = card.get("target", "none")
+
+    def selected(field: str) -> str:
+        value = form.value(field)
+        return "" if value is None else str(value)
+
+    def people(field: str, label, choices) -> dict:
+        current = selected(field)
+        return {"type": "select", "name": field, "label": label, "errors": errors.get(field, []),
+                "choices": [("", "—", current == "")] + [(str(p["id"]), p["name"], str(p["id"]) == current)
+                                                          for p in choices]}
+
+    if target in ("one", "one_card", "one_text"):
+        inputs.append(people(f"target_{uid}", _("Target"), options.get("targets", [])))
+    elif target == "dead":
+        inputs.append(people(f"target_{uid}", _("Dead character"), options.get("dead_targets", [])))
+    elif target == "two":
+        inputs.append(people(f"target_{uid}", _("Whose targeted cards"), options.get("targets", [])))
+        inputs.append(people(f"target2_{uid}", _("Now target"), options.get("targets", [])))
+    if target == "one_card":
+        current = selected(f"named_{uid}")
+        inputs.append({"type": "select", "name": f"named_{uid}", "label": _("Card you name"),
+                       "errors": errors.get(f"named_{uid}", []),
+                       "choices": [("", "—", current == "")] + sorted(
+                           ((s, name(s), s == current) for s in options.get("named_cards", [])), key=lambda c: c[1])})
+    if target == "one_text":
+        inputs.append({"type": "text", "name": f"text_{uid}", "label": _("Message (no links, FM-9.4)"),
+                       "value": selected(f"text_{uid}"), "maxlength": MAX_TEXT,
+                       "errors": errors.get(f"text_{uid}", [])})
+    if card.get("needs_cards"):
+        chosen = {str(v) for v in form.value(f"cards_{uid}") or []}
+        inputs.append({"type": "checkboxes", "name": f"cards_{uid}", "label": _("Hand cards to move to the Sleeve "
+                                                                                "(up to two)"),
+                       "errors": errors.get(f"cards_{uid}", []),
+                       "choices": [(str(c["uid"]), name(c["kind"]), str(c["uid"]) in chosen, False)
+                                   for c in options.get("hand", []) if c["uid"] != uid]})
+    if card.get("price"):
+        value = form.value(f"pay_{uid}")
+        from_hand = form.value(f"pay_hand_{uid}") or []
+        # Unbound and no price cards in the current order: tick the ones the engine would take (FM-5.7).
+        chosen = {str(v) for v in (value if value or form.is_bound or from_hand else card.get("payers", [])) or []}
+        inputs.append({"type": "checkboxes", "name": f"pay_{uid}",
+                       "label": _("Price %(price)s: Sleeve cards that pay it") % {"price": card["price"]},
+                       "help": _("If you tick none, the first eligible cards of your Sleeve pay (FM-5.7)."),
+                       "errors": errors.get(f"pay_{uid}", []),
+                       "choices": [(str(c["uid"]), name(c["kind"]) if c.get("can_pay") else
+                                    _("%(card)s (can't pay a price)") % {"card": name(c["kind"])},
+                                    str(c["uid"]) in chosen, not c.get("can_pay"))
+                                   for c in options.get("sleeve", []) if c["uid"] != uid]})
+        row["payers"] = [name(c["kind"]) for c in options.get("sleeve", []) if str(c["uid"]) in chosen]
+        if f"pay_hand_{uid}" in form.fields:  # FM-8 cultist: up to two price cards per phase from the Hand
+            in_hand = {str(v) for v in from_hand}
+            inputs.append({"type": "checkboxes", "name": f"pay_hand_{uid}",
+                           "label": _("Or pay from your Hand (cultist: up to two cards per phase)"),
+                           "errors": errors.get(f"pay_hand_{uid}", []),
+                           "choices": [(str(c["uid"]), name(c["kind"]), str(c["uid"]) in in_hand, False)
+                                       for c in options.get("hand", []) if c["uid"] != uid]})
+            row["payers"] += [name(c["kind"]) for c in options.get("hand", []) if str(c["uid"]) in in_hand]
+    return row
+
+
+def _phase_label(phase: Phase | None, game: Game) -> str:
+    if phase is None:
+        return _("Start of the game")
+    phase.game = game  # the label needs the module; don't load the game again for every phase
+    return phase.label
+
+
+def resolution_trace(viewer: visibility.Viewer) -> list[dict]:
+    """The master's resolution trace (§6): per resolved phase, newest first, its ``fm.t_*`` master entries in
+    resolution order as ``{"layer", "step", "text"}`` rows. Empty for whoever may not read master entries (players
+    and spectators while the game runs: ``visibility.log_entries`` decides)."""
+    if not viewer.sees_everything:
+        return []  # the visibility layer never shows them master entries: no need to ask the database
+    every = visibility.full_log(viewer)  # the game page: cut from its one load of the log
+    if every is not None:
+        # The query's order: newest phase first (PostgreSQL puts a missing phase first), then as written.
+        entries = sorted((e for e in every
+                          if e.visibility == LogEntry.Visibility.MASTER and e.kind.startswith("fm.t_")),
+                         key=lambda e: (e.phase is not None, -(e.phase.ordinal if e.phase else 0), e.created_at, e.pk))
+    else:
+        entries = (visibility.log_entries(viewer)
+                   .filter(visibility=LogEntry.Visibility.MASTER, kind__startswith="fm.t_")
+                   .order_by("-phase__ordinal", "created_at", "id"))
+    phases: list[dict] = []
+    for entry in entries:
+        if not phases or phases[-1]["phase_id"] != entry.phase_id:
+            phases.append({"phase_id": entry.phase_id, "label": _phase_label(entry.phase, viewer.game), "rows": []})
+        data = entry.data or {}
+        phases[-1]["rows"].append({"layer": data.get("layer", ""), "step": data.get("step", ""),
+                                   "text": entry.text()})
+    return phases
+
+
+def private_results(viewer: visibility.Viewer) -> list[dict]:
+    """What the viewer's own seat was told, per phase, newest first: his seat's entries and his groups' (e.g. the
+    Mafia's), each as ``{"text", "group", "kind"}``, and ``order``: the order of his that counted in that phase
+    (FM-5.6: its last version) in words, or ``None`` — for resolved phases only (the open phase's order is on the
+    order form). Empty without a seat; never another seat's entries or orders, even after the game (when the
+    visibility layer would show them)."""
+    seat = viewer.seat
+    if seat is None:
+        return []
+    groups = GroupMembership.objects.filter(seat=seat).values("group")
+    entries = (visibility.log_entries(viewer)
+               .filter(Q(visibility=LogEntry.Visibility.SEAT, seat=seat)
+                       | Q(visibility=LogEntry.Visibility.GROUP, group__in=groups))
+               .order_by("-phase__ordinal", "created_at", "id"))
+    phases: list[dict] = []
+    group_names: dict[str, str] = {}  # group slug → its name in the viewer's language (FM-9.3 rooms, the Mafia)
+    for entry in entries:
+        key = entry.phase_id or 0
+        if not phases or phases[-1]["key"] != key:
+            phases.append({"key": key, "label": _phase_label(entry.phase, viewer.game), "entries": [],
+                           "ordinal": entry.phase.ordinal if entry.phase else -1, "order": None})
+        if entry.group and entry.group not in group_names:
+            group_names[entry.group] = viewer.game.game_module.group_label(entry.group, state=viewer.game.state)
+        phases[-1]["entries"].append({"text": entry.text(), "group": group_names.get(entry.group, ""),
+                                      "kind": entry.kind})
+    by_key = {p["key"]: p for p in phases}
+    last: dict[int, Order] = {}
+    for order in visibility.seat_orders(viewer):  # the game page's one load of the seat's orders
+        if order.phase.status == Phase.Status.RESOLVED:
+            last[order.phase_id] = order
+    names = page_memo.seat_names(viewer.game)
+    module = viewer.game.game_module
+    # The seats as each phase was resolved (its stored input): one query for them all, not one per phase.
+    wanted = [phase_id for phase_id, order in last.items() if order.payload is not None]
+    snapshots = page_memo.seat_snapshots(viewer.game.pk, wanted) if wanted else {}
+    for phase_id, order in last.items():
+        if order.payload is None:
+            continue
+        group = by_key.get(phase_id)
+        if group is None:
+            group = by_key[phase_id] = {"key": phase_id, "label": _phase_label(order.phase, viewer.game),
+                                        "entries": [], "ordinal": order.phase.ordinal, "order": None}
+            phases.append(group)
+        snapshot = {s.get("id"): s.get("data") or {} for s in snapshots.get(phase_id) or []}
+        group["order"] = {"version": order.version, "lines": module.order_lines(
+            payload=order.payload, seat_data=snapshot.get(seat.pk) or seat.data, seat_names=names)}
+    # Where entries without a phase (the deal, before Night 1) sort depends on the database: put them last.
+    return sorted(phases, key=lambda p: (not p["key"], -p["ordinal"]))
+
+
+# == pages ==========================================================================================================
+
+
+def _game(request, pk: int) -> Game:
+    return visibility.game_or_404(request.user, pk, module=MODULE)
+
+
+def _back(game: Game) -> HttpResponseRedirect:
+    return HttpResponseRedirect(game.get_absolute_url() + "#fm-orders")
+
+
+def _render(request, panel: dict, status: int = 200):
+    if request.htmx:
+        return render(request, "forum_mafia/_orders.html", {"o": panel, "game": panel["game"]}, status=status)
+    return HttpResponse(_PAGE.render({"o": {**panel, "full_page": True}, "game": panel["game"]}, request),
+                        status=status)
+
+
+def _flash(request, exc: ServiceError) -> None:
+    for msgs in exc.errors.values():
+        for msg in msgs:
+            messages.error(request, msg)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def orders(request, pk: int):
+    """The order form (FM-5). GET: the form (the htmx partial, or a page of its own without htmx). POST with
+    ``action=submit``: store a new version through ``services.order_submit`` (then back to the game page, or the
+    re-rendered partial under htmx); refused, the form comes back with every reason next to its input (status 400
+    without htmx). POST without ``action`` (htmx, a card was picked): re-render the form with the inputs it needs.
+
+    Every POST names the phase the form was made for (hidden ``phase``) and the order version it edits (hidden
+    ``version``): a form left open over a resolution is refused with the core's ``stale`` message naming both
+    phases (nothing is saved) and the panel of the phase open now comes back."""
+    game = _game(request, pk)
+    viewer = visibility.viewer_for(request.user, game)
+    if request.method == "GET":
+        return _render(request, order_panel(game=game, viewer=viewer))
+    try:
+        named = services.phase_named(game=game, phase_id=request.POST.get("phase"))
+        phase = _ordering_phase(game, viewer)
+        if named.pk != phase.pk:
+            raise ServiceError(_("No night or day is open for orders now."), code="state")
+    except ServiceError as exc:
+        if request.htmx:
+            return _render(request, order_panel(game=game, viewer=viewer, error=str(exc)))
+        _flash(request, exc)
+        return _back(game)
+    form = OrderForm(request.POST, options=order_options_for(game=game, viewer=viewer, phase=phase))
+    if request.POST.get("action") != "submit":
+        form.is_valid()  # show the form as posted: picks, inputs and any unparsable value
+        return _render(request, order_panel(game=game, viewer=viewer, form=form))
+    if form.is_valid():
+        payload = form.payload()
+        try:
+            # Only the card parts are the form's: the Veche vote (FM-7) and room proposals (FM-9.3) stay.
+            order_parts_submit(phase=named, user=request.user, base_version=posted_version(request.POST),
+                               parts={part: payload.get(part) for part in CARD_PARTS})
+        except ServiceError as exc:
+            if exc.code in ("stale", "conflict"):  # the form is out of date: the current one, with the reason
+                if request.htmx:
+                    return _render(request, order_panel(game=game, viewer=viewer, error=str(exc)))
+                _flash(request, exc)
+                return _back(game)
+            form.add_service_errors(exc.errors)
+        else:
+            notice = _("Your order is saved. You can change it until the deadline.")
+            if request.htmx:
+                return _render(request, order_panel(game=game, viewer=viewer, notice=notice))
+            messages.success(request, notice)
+            return _back(game)
+    response = _render(request, order_panel(game=game, viewer=viewer, form=form))
+    if not request.htmx:
+        response.status_code = 400
+    return response
+
+
+@require_POST
+@login_required
+def withdraw(request, pk: int):
+    """Withdraw the current card order (FM-5.6: a new version; the earlier ones stay in the history). The parts
+    other panels own — the Veche vote (FM-7), room proposals (FM-9.3) — stay: the new version keeps them without the
+    cards. With nothing else in the order it is a withdrawal (a version with no payload). The form names its phase
+    and the order version it withdraws (hidden ``phase``, ``version``): for a phase that has ended nothing changes
+    (the core's ``stale`` refusal)."""
+    game = _game(request, pk)
+    try:
+        phase = services.phase_named(game=game, phase_id=request.POST.get("phase"))
+        _withdraw_cards(phase, request.user, base_version=posted_version(request.POST))
+    except ServiceError as exc:
+        notice, ok = str(exc), False
+    else:
+        notice, ok = _("Your order was withdrawn."), True
+    if request.htmx:
+        viewer = visibility.viewer_for(request.user, game)
+        panel = order_panel(game=game, viewer=viewer, notice=notice) if ok else \
+            order_panel(game=game, viewer=viewer, error=notice)
+        return render(request, "forum_mafia/_orders.html", {"o": panel, "game": game})
+    (messages.success if ok else messages.error)(request, notice)
+    return _back(game)
+
+
+def _withdraw_cards(phase: Phase, user, *, base_version: int | None = None) -> None:
+    """The card parts out of ``user``'s order for ``phase`` (see :func:`withdraw`)."""
+    seat = Seat.objects.filter(game_id=phase.game_id, user=user).first() if user.is_authenticated else None
+    current = latest_payload(phase, seat)
+    if any(current.get(part) is not None for part in OTHER_PARTS):
+        if not any(current.get(part) for part in CARD_PARTS):
+            raise ServiceError(_("You have no cards in your order to withdraw."), code="not_found")
+        order_parts_submit(phase=phase, user=user, parts=dict.fromkeys(CARD_PARTS), base_version=base_version)
+    else:
+        services.order_withdraw(phase=phase, user=user, base_version=base_version)
+
+
+# == API ============================================================================================================
+
+
+#: One card of ``order_options`` (its ``from`` key is a Python keyword, hence the class built with ``type``).
+FmOrderCardSerializer = type("FmOrderCardSerializer", (serializers.Serializer,), {
+    "__doc__": "A Hand or Sleeve card of the caller and whether he may play it now.",
+    "uid": serializers.IntegerField(),
+    "kind": serializers.CharField(help_text=gettext_lazy("Card slug (§11).")),
+    "from": serializers.ChoiceField(choices=["hand", "sleeve"]),
+    "free": serializers.BooleanField(),
+    "price": serializers.IntegerField(),
+    "timing": serializers.ChoiceField(choices=["night", "day", "any"]),
+    "target": serializers.ChoiceField(choices=["none", "one", "two", "dead", "one_card", "one_text"]),
+    "needs_cards": serializers.BooleanField(),
+    "playable": serializers.BooleanField(),
+    "reason": serializers.CharField(allow_blank=True, help_text=gettext_lazy("Why it can't be played now.")),
+    "payers": serializers.ListField(child=serializers.IntegerField(),
+                                    help_text=gettext_lazy("The Sleeve uids that would pay its price by default.")),
+})
+
+
+class FmPersonSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class FmHandCardSerializer(serializers.Serializer):
+    uid = serializers.IntegerField()
+    kind = serializers.CharField()
+
+
+class FmSleeveCardSerializer(FmHandCardSerializer):
+    can_pay = serializers.BooleanField()
+
+
+class FmAbilityOptionSerializer(serializers.Serializer):
+    """One ability of the caller (``abilities.ability_options``): a phase ability goes into the order's
+    ``abilities``; an instant one is used at once (``POST /api/games/<id>/abilities/``)."""
+
+    ability = serializers.CharField(help_text=gettext_lazy("The role slug the payload names it by."))
+    mode = serializers.CharField(allow_blank=True)
+    key = serializers.CharField()
+    label = serializers.CharField()
+    instant = serializers.BooleanField()
+    timing = serializers.ChoiceField(choices=["night", "any"])
+    per = serializers.ChoiceField(choices=["game", "rebuild", "phase", "night"], allow_null=True)
+    needs_target = serializers.BooleanField()
+    needs_dead_target = serializers.BooleanField()
+    needs_guess = serializers.BooleanField()
+    needs_text = serializers.BooleanField()
+    needs_pay = serializers.BooleanField()
+    needs_discard = serializers.BooleanField()
+    needs_swap = serializers.BooleanField()
+    needs_mapping = serializers.BooleanField()
+    needs_card = serializers.BooleanField()
+    targets = serializers.ListField(child=serializers.IntegerField(),
+                                    help_text=gettext_lazy("Seat ids it may be used on now."))
+    guesses = serializers.ListField(child=serializers.CharField())
+    pay_choices = serializers.ListField(child=serializers.IntegerField())
+    others = serializers.ListField(child=serializers.IntegerField())
+    available = serializers.BooleanField()
+    reason = serializers.CharField(allow_blank=True, help_text=gettext_lazy("Why it can't be used now."))
+    reason_params = serializers.DictField()
+    uses_left = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("null: any number of times."))
+
+
+class FmOrderOptionsSerializer(serializers.Serializer):
+    """What the caller may order now (FM-5): the shape of ``order_options``."""
+
+    phase = serializers.IntegerField(help_text=gettext_lazy(
+        "The id of the night or day these options are for: name it as “phase” in the order you send."))
+    can_order = serializers.BooleanField()
+    why_not = serializers.CharField(allow_blank=True)
+    cards = FmOrderCardSerializer(many=True)
+    targets = FmPersonSerializer(many=True, help_text=gettext_lazy("Living others you may target now."))
+    dead_targets = FmPersonSerializer(many=True, help_text=gettext_lazy("Dead characters (autopsy)."))
+    can_discard_two = serializers.BooleanField()
+    hand = FmHandCardSerializer(many=True)
+    sleeve = FmSleeveCardSerializer(many=True)
+    named_cards = serializers.ListField(child=serializers.CharField(),
+                                        help_text=gettext_lazy("Card slugs an accusation may name."))
+    abilities = FmAbilityOptionSerializer(many=True)
+    pay_from_hand = serializers.BooleanField(help_text=gettext_lazy("The cultist may pay prices from his Hand."))
+
+
+def order_options_response(*, game: Game, viewer: visibility.Viewer) -> dict:
+    """``GET /api/games/<id>/order-options/`` of forum Mafia (``ForumMafiaModule.order_options``): what the caller's
+    own seat may order in the open night or day (cards playable now with their price, timing and targeting, targets,
+    the FM-5.3 discard option), in the shape of :class:`FmOrderOptionsSerializer`. Raises :class:`ServiceError` 403
+    ``forbidden`` without a seat (master, spectators), 403 ``not_allowed`` for a dead character, 409 ``state`` when
+    no night or day is open."""
+    phase = _ordering_phase(game, viewer)
+    # Through the declared serializer: only the documented fields go out, whatever the engine adds later.
+    options = {**order_options_for(game=game, viewer=viewer, phase=phase), "phase": phase.pk}
+    return FmOrderOptionsSerializer(options).data
+
