@@ -29,7 +29,9 @@ def missing_paths(routes: list[str], paths: list[str]) -> list[str]:
 
 
 def test_contract_schema_validates_and_holds_the_module_api(gm_module):
-    routes = [r.pattern for r in module_routes(gm_module) if r.pattern.startswith("api/")]
+    # Old paths kept for existing clients (``legacy_…`` names) are routed but deliberately left out of the schema.
+    routes = [r.pattern for r in module_routes(gm_module)
+              if r.pattern.startswith("api/") and not r.name.rpartition(":")[2].startswith("legacy_")]
     missing = missing_paths(routes, list(schema()["paths"]))
     assert not missing, f"{gm_module}: API paths missing from the OpenAPI schema: {missing}"
 

@@ -172,7 +172,7 @@ def test_FM_2_withdrawing_a_forum_mafia_signup_asks_for_confirmation(master, mak
     fm.signup_create(game=game, user=ann, public_role="strongman", character_name="Ann", pledges=True)
     page = client_for(ann).get(f"/games/{game.pk}/signup/").content.decode()
     assert 'id="fm-withdraw-confirm" name="confirm" required' in page
-    withdraw_url = f"/games/{game.pk}/signup/withdraw/"
+    withdraw_url = f"/games/{game.pk}/fm/signup/withdraw/"
     assert f'action="{withdraw_url}"' in page
     response = client_for(ann).post(withdraw_url, follow=True)
     assert "Tick the box to confirm. Nothing was changed." in response.content.decode()

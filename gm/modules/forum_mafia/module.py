@@ -400,7 +400,7 @@ class ForumMafiaModule(GameModule):
 
     # -- the module kit ---------------------------------------------------------------------------------------
     def order_options(self, *, game, viewer):
-        from .order_views import order_options_response
+        from .views.orders import order_options_response
 
         return order_options_response(game=game, viewer=viewer)
 

@@ -22,7 +22,7 @@ class ForumMafiaPolicy(Policy):
 
     @property
     def min_players(self) -> int:  # type: ignore[override]
-        from ..engine import MIN_PLAYERS
+        from ..engine.state import MIN_PLAYERS
 
         return MIN_PLAYERS
 
@@ -36,7 +36,7 @@ class ForumMafiaPolicy(Policy):
         return game
 
     def seat(self, *, game: Any, bots: Sequence[Bot], users: Sequence[Any]) -> None:
-        from ..roles import PUBLIC_ROLES
+        from ..engine.roles import PUBLIC_ROLES
 
         roles = [r.slug for r in PUBLIC_ROLES]
         for bot in bots:  # one after another: each sees the roles the others claimed (FM-2.2)

@@ -45,6 +45,7 @@ from gm.core.services import Clock, ServiceError
 from ..engine import abilities
 from ..engine.orders import REASONS
 from ..engine.state import DAY, NIGHT, game_collection
+from ..engine.victory import check_victory
 from ..texts import ability_name
 
 MODULE = "forum_mafia"
@@ -155,7 +156,7 @@ def _write(*, game: Game, phase: Phase, seats: list[Seat], seat: Seat, result: a
     if victory:
         infos = [core.seat_info(s) for s in seats]
         alive = {s.pk: s.alive for s in seats}
-        winner, outcome = victory.check_victory(infos, alive, state["fm"])
+        winner, outcome = check_victory(infos, alive, state["fm"])
         if result.alive or outcome is not None:
             events.append(Event("fm.t_victory_check", {"layer": "instant", "step": "victory_check", "winner": winner,
                                                        "alive": [s.display_name for s in seats if s.alive]},
