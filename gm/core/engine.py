@@ -432,7 +432,7 @@ class GameModule:
         except (KeyError, TypeError, ValueError):
             return str(template)
 
-    # -- the module kit: order options and playtest bots (shell) -------------------------------------------
+    # -- shell hooks: order options, playtest bots, demo games ----------------------------------------------
     def order_options(self, *, game: Any, viewer: Any) -> dict | None:
         """Shell hook: what ``viewer`` (a ``gm.core.visibility.Viewer``) may order now in ``game`` (the Django model),
         served by ``GET /api/games/<id>/order-options/`` as JSON. The shape every module returns (more keys allowed,
@@ -453,6 +453,13 @@ class GameModule:
         """Shell hook: the playtest bots of this game (``manage.py gm_playtest --game <slug>``), an instance of
         ``gm.core.playtest.Policy``; ``None``: the game has no bots. Default: ``None``."""
         return None
+
+    def demo_games(self) -> dict[str, Any]:
+        """Shell hook: the demo games of this game for ``manage.py gm_demo`` (``bin/demo``), as ``{title: build}``;
+        ``build(master=, players=)`` creates one through the site's services and returns the ``Game`` — ``master``
+        the demo master (a user), ``players`` the demo players as ``[(user, display name)]`` (six). The titles are
+        how the command finds games it already made. Default: none."""
+        return {}
 
 
 class FixedDice(random.Random):

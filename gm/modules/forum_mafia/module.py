@@ -409,6 +409,11 @@ class ForumMafiaModule(GameModule):
 
         return ForumMafiaPolicy()
 
+    def demo_games(self):
+        from .demo import GAMES
+
+        return GAMES
+
 
 MODULE = ForumMafiaModule()
 

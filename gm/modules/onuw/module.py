@@ -92,5 +92,10 @@ class OnuwModule(GameModule):
 
         return OnuwPolicy()
 
+    def demo_games(self):
+        from .demo import GAMES
+
+        return GAMES
+
 
 MODULE = OnuwModule()

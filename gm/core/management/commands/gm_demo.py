@@ -5,16 +5,15 @@ Creates, if missing:
 * the user ``master`` (staff, so ``/admin/`` works, and granted ``core.host_game`` so it may host games) and the
   players ``player1`` … ``player6``, all with the password ``demo-password-1``, e-mail ``<name>@example.com``
   and a profile display name;
-* games created only through the services (:mod:`gm.core.services` and the forum Mafia services) — two of the
-  ``tally`` module, one of ``cardtest``, and two of forum Mafia (one in signup, one in Night 1 with random decks):
+* games created only through the services (:mod:`gm.core.services` and the modules' own) — two of the ``tally``
+  module and one of ``cardtest``:
 
   - “Demo: signup open (tally)” — in signup, ``player1`` and ``player2`` seated;
   - “Demo: running (tally)” — six seats, started, rounds of 120 seconds (30 rounds), so the Celery worker and
-    beat visibly resolve a round every two minutes. Four players have already ordered in round 1.
+    beat visibly resolve a round every two minutes. Four players have already ordered in round 1;
 
-* one One Night Ultimate Werewolf game in its night (a week-long deadline), dealt so that each of its five players
-  has a choice to make: ``player1`` seer, ``player2`` the lone werewolf, ``player3`` robber, ``player4``
-  troublemaker, ``player5`` drunk (a werewolf, a villager and the insomniac lie in the center).
+* and every registered game module's demo games (``GameModule.demo_games``: forum Mafia's in signup and in Night 1,
+  One Night Ultimate Werewolf's in its night).
 
 ``tally`` and ``cardtest`` are the fake game modules of the tests (``tests/fake_games/``); the demo needs
 ``GM_EXTRA_MODULES=tests.fake_games.tally,tests.fake_games.cardtest`` (``bin/demo`` sets it; without ``cardtest``
@@ -42,15 +41,6 @@ MODULE = "tally"
 SIGNUP_TITLE = "Demo: signup open (tally)"
 RUNNING_TITLE = "Demo: running (tally)"
 CARDS_TITLE = "Demo: deck building (cardtest)"
-FM_TITLE = "Демо: форумная Мафия (запись открыта)"
-FM_SIGNUPS = [("paranoid", ""), ("geek", ""), ("authority", ""), ("", "Лесник")]
-FM_NIGHT_TITLE = "Демо: форумная Мафия (ночь 1)"
-ONUW_TITLE = "Demo: One Night Ultimate Werewolf (night)"
-#: Seats in ring order (player1…player5), then the three center cards (ON-3): every player wakes with a choice.
-ONUW_DEAL = ["seer", "werewolf", "robber", "troublemaker", "drunk", "werewolf", "villager", "insomniac"]
-ONUW_NIGHT_SECONDS = 7 * 24 * 3600
-FM_NIGHT_SIGNUPS = [("paranoid", ""), ("secretary", ""), ("guard", ""), ("jock", ""), ("rich_man", ""),
-                    ("fighter", "")]
 CARD_ROLES = [["sheriff", "paranoid"], ["mafia_boss", None], ["traitor", "croupier"], ["hero", "genius"],
               ["joker", None, ["damage", "recon"]], ["doctor", "spendthrift"]]
 ROUND_SECONDS = 120
@@ -89,8 +79,7 @@ class Command(BaseCommand):
             master = self._user(*MASTER, host=True)
             players = [self._user(name, display) for name, display in PLAYERS]
             makers = {SIGNUP_TITLE: self._signup_game, RUNNING_TITLE: self._running_game,
-                      CARDS_TITLE: self._cards_game, FM_TITLE: self._forum_mafia_game,
-                      FM_NIGHT_TITLE: self._forum_mafia_night, ONUW_TITLE: self._onuw_night}
+                      CARDS_TITLE: self._cards_game, **self._module_games(players)}
             demo_games = Game.objects.filter(master=master, title__in=list(makers))
             if reset:
                 deleted = demo_games.count()
@@ -110,7 +99,7 @@ class Command(BaseCommand):
                         ngettext("Demo data loaded (%(count)s game created).",
                                  "Demo data loaded (%(count)s games created).", len(missing))
                         % {"count": len(missing)}))
-        self._print_logins()
+        self._print_logins(list(makers))
 
     def _user(self, username: str, display_name: str, *, host: bool = False):
         User = get_user_model()
@@ -196,69 +185,25 @@ class Command(BaseCommand):
         services.game_start(game=game, actor=master)
         return game
 
-    def _forum_mafia_game(self, master, players) -> Game:
-        """A real forum Mafia game with open signups (FM-2): four players have claimed public roles; two more can
-        sign up, and the master can start it (deck building, then Night 1)."""
-        from gm.modules.forum_mafia.services.signup import signup_create
+    @staticmethod
+    def _module_games(players) -> dict:
+        """``{title: maker(master, players)}`` of every registered game module's demo games
+        (``GameModule.demo_games``), the players passed on with their display names."""
+        named = list(zip(players, (display for _name, display in PLAYERS), strict=True))
+        makers = {}
+        for module in registry.all_modules():
+            for title, build in module.demo_games().items():
+                makers[title] = lambda master, _players, build=build: build(master=master, players=named)
+        return makers
 
-        game = services.game_create(
-            master=master, module="forum_mafia", title=FM_TITLE,
-            description="Форумная карточная Мафия. Запишитесь, выбрав явную роль; тайные роли раздаются при старте.",
-            options={"hero": False}, durations={"deckbuilding": 3600, "night": 3600, "day": 3600},
-        )
-        game = services.game_open_signup(game=game, actor=master)
-        for user, (_name, display), (role, custom) in zip(players, PLAYERS, FM_SIGNUPS, strict=False):
-            signup_create(game=game, user=user, public_role=role or "custom", custom_role=custom,
-                          character_name=display, messengers=f"Telegram @{_name}", pledges=True)
-        return game
-
-    def _forum_mafia_night(self, master, players) -> Game:
-        """A forum Mafia game in Night 1 (FM-5, FM-6): six players signed up, the game started, and the master ended
-        deck building at once, so every player got a random valid deck (FM-4.5) and can order cards now; the night
-        resolves at its deadline (1 hour) or when the master presses *Resolve now*."""
-        from gm.modules.forum_mafia.services.signup import signup_create
-
-        game = services.game_create(
-            master=master, module="forum_mafia", title=FM_NIGHT_TITLE,
-            description="Форумная карточная Мафия в первой ночи: отдайте приказ картами до дедлайна.",
-            options={"hero": False}, durations={"deckbuilding": 3600, "night": 3600, "day": 3600}, rng_seed=2026,
-        )
-        game = services.game_open_signup(game=game, actor=master)
-        for user, (_name, display), (role, custom) in zip(players, PLAYERS, FM_NIGHT_SIGNUPS, strict=True):
-            signup_create(game=game, user=user, public_role=role or "custom", custom_role=custom,
-                          character_name=display, messengers=f"Telegram @{_name}", pledges=True)
-        services.game_start(game=game, actor=master)
-        services.phase_resolve_now(game=game, actor=master, reason="Demo: random decks for everyone")
-        return game
-
-    def _onuw_night(self, master, players) -> Game:
-        """A One Night Ultimate Werewolf game in its night (ON-13) with a week-long deadline: five players, a fixed
-        deal (:data:`ONUW_DEAL`) so that each has a night choice — seer, lone werewolf (ON-4.2), robber,
-        troublemaker, drunk. The master's *Resolve now* opens the day and its public vote (ON-15)."""
-        game = services.game_create(
-            master=master, module="onuw", title=ONUW_TITLE,
-            description="One Night Ultimate Werewolf: log in as player1…player5, open the game and make your night "
-                        "choice; then vote by day.",
-            options={"deal": ONUW_DEAL}, rng_seed=2026,
-            durations={"night": ONUW_NIGHT_SECONDS, "day": ONUW_NIGHT_SECONDS},
-        )
-        game = services.game_open_signup(game=game, actor=master)
-        for user, (_name, display) in zip(players[:5], PLAYERS[:5], strict=True):
-            services.seat_join(game=game, user=user, display_name=display)
-        services.game_start(game=game, actor=master)
-        return game
-
-    def _print_logins(self) -> None:
+    def _print_logins(self, titles: list[str]) -> None:
         self.stdout.write("")
         self.stdout.write(f"Demo logins (password for all: {PASSWORD}):")
         self.stdout.write(f"  {MASTER[0]:<8}  {MASTER[1]:<12} hosts the demo games; staff, so /admin/ works")
         for name, display in PLAYERS:
             self.stdout.write(f"  {name:<8}  {display:<12} player")
-        self.stdout.write(f"Games: “{RUNNING_TITLE}” (a round every {ROUND_SECONDS} s), “{SIGNUP_TITLE}”, "
-                          f"“{CARDS_TITLE}”, “{FM_TITLE}”, “{FM_NIGHT_TITLE}” (Night 1: order cards), “{ONUW_TITLE}” "
-                          "(player1…player5: make your night choice).")
+        self.stdout.write("Games: " + ", ".join(f"“{title}”" for title in titles) + ".")
         self.stdout.write(
-            "Forum Mafia runs the whole game: signups, deck building, card play, role abilities, the Veche, the game "
-            "thread with private messages and chat rooms, victory. “tally” and “cardtest” are developer test modules "
-            "(tests/fake_games/)."
+            f"“{RUNNING_TITLE}” resolves a round every {ROUND_SECONDS} s. “tally” and “cardtest” are developer test "
+            "modules (tests/fake_games/)."
         )
