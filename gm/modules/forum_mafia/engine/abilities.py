@@ -24,8 +24,8 @@ met, never whether a guess was right.
 """
 from __future__ import annotations
 
-import random
 import dataclasses
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
