@@ -76,9 +76,9 @@ def _(s: str) -> str:
 
 
 def _aim(play: Play) -> int:
-    """The seat a one-target play's effect lands on after L3. Every card whose effect reads it targets one character
-    (the collection's effect spec: no ``self``, so the target): L0 refused such a play without a target and L3 only
-    moves it to another seat, so it is never missing here."""
+    """The seat a one-target play's effect lands on after L3, for the effects that need a seat to act on (steal,
+    discard, recon, interrogation). The collection's effect spec puts them on the target of a card that has one: L0
+    refused such a play without a target and L3 only moves it to another seat, so it is never missing here."""
     assert play.final_target is not None, play.kind
     return play.final_target
 
@@ -333,9 +333,9 @@ class _Resolver:
 
     def l5_damage(self) -> None:
         for entry in self.fm["poison"]:  # delayed damage of earlier phases (§11 poison)
-            target = int(entry["target"])
-            if self.alive.get(target) and int(entry["first"]) <= self.phase.ordinal <= int(entry["last"]):
-                self.hits.append(_Hit(int(entry["source"]), target, int(entry["amount"]), False, "poison"))
+            poisoned = int(entry["target"])
+            if self.alive.get(poisoned) and int(entry["first"]) <= self.phase.ordinal <= int(entry["last"]):
+                self.hits.append(_Hit(int(entry["source"]), poisoned, int(entry["amount"]), False, "poison"))
         for play in self.plays:
             if not play.live:
                 continue
@@ -345,13 +345,15 @@ class _Resolver:
                 continue
             if not eff.get("damage"):
                 continue
-            target = _aim(play)
+            target = play.final_target
             if eff.get("if") == "target_plays_targeted":
                 # Ambush: the target's own targeted plays count even if cancelled (they still count as played).
                 if not any(p.seat == target and p.targeted for p in self.plays):
                     self.trace("L5", "no_trigger", player=self.name(play.seat), card=play.kind,
                                target=self.name(target))
                     continue
+            if target is None:  # a damage card of the snapshot without a target hits nobody
+                continue
             amount = int(eff["damage"])
             bonus = eff.get("bonus_damage")
             if bonus and bonus.get("if") == "target_targeted_you" and play.seat in self._targeted_by(target):
@@ -407,10 +409,10 @@ class _Resolver:
                                              for h in mine])
 
     def _accusation(self, play: Play) -> None:
-        target = _aim(play)
-        played = self.fm["last_night"].get(str(target), [])
+        target = play.final_target
+        played = self.fm["last_night"].get(str(target), [])  # keyed by seat id: no entry for a missing target
         hit = play.named_card in played
-        if hit:
+        if hit and target is not None:
             self.hits.append(_Hit(play.seat, target, int(play.effect.get("damage", 0)), False, play.kind))
         else:
             self.hits.append(_Hit(play.seat, play.seat, int(play.effect.get("else_self_damage", 0)), False, play.kind))
@@ -796,10 +798,10 @@ class _Resolver:
         for play in self.live():
             if not play.effect.get("message"):
                 continue
-            target = _aim(play)
-            if not self.alive.get(target) or target in self.jammed:
+            target = play.final_target
+            if target is None or not self.alive.get(target) or target in self.jammed:
                 self.trace("L8", "message_lost", player=self.name(play.seat), target=self.name(target),
-                           card=play.kind, dead=not self.alive.get(target))
+                           card=play.kind, dead=target is None or not self.alive.get(target))
                 continue
             self.tell(target, "fm.message", text=play.text, card=play.kind)
             self.trace("L8", "message", player=self.name(play.seat), target=self.name(target), card=play.kind,
