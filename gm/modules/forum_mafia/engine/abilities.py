@@ -24,6 +24,7 @@ met, never whether a guess was right.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -142,7 +143,7 @@ class AbilityProblem:
     index: int
     field: str
     code: str
-    params: dict = field(default_factory=dict)
+    params: dict = dataclasses.field(default_factory=dict)  # qualified: the ``field`` attribute shadows the name
 
 
 def _int(value: Any) -> int | None:
@@ -212,7 +213,8 @@ def check_phase_abilities(checker, raw: Any, used_uids: set[int], sleeve_played:
             if other.data.get("secret_role") not in MAFIA_ROLES:
                 bad("mafia_target", "target", **names)
                 continue
-            text = item.get("text") if isinstance(item.get("text"), str) else ""
+            raw_text = item.get("text")
+            text = raw_text if isinstance(raw_text, str) else ""
             problem = checker.text_problem(text)
             if problem:
                 bad(problem[0], "text", **problem[1])
@@ -331,12 +333,13 @@ def apply_instant(*, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo,
                                                     "cards": [hand.kind, sleeve.kind]}, visibility="master"))
         return result
     if key == "looter":
-        target = by_id.get(_int(payload.get("target")))
+        target_id = _int(payload.get("target"))
+        target = by_id.get(target_id) if target_id is not None else None
         if target is None or target.alive:
             return refuse("looter_dead", "target")
         copies = [i.kind for i in Containers.from_dict(target.data.get("cards")).sleeve]
-        for kind in copies:
-            c.add(kind, "sleeve", "ability", collection=collection if kind in collection else None)
+        for copied in copies:
+            c.add(copied, "sleeve", "ability", collection=collection if copied in collection else None)
         fm.setdefault("used", {}).setdefault(str(seat.id), []).append("looter")
         result.seat_data[seat.id] = {**seat.data, "cards": c.to_dict()}
         result.events.append(Event("fm.looted", {"target": target.name, "cards": copies}, visibility="seat",

@@ -145,7 +145,8 @@ def open_game(seats: Sequence[SeatInfo], state: Mapping[str, Any], rng: random.R
     for seat_id, data in seat_data.items():
         containers = Containers.from_dict(data["cards"])
         secret = SECRET_ROLES[data["secret_role"]]
-        public = PUBLIC_ROLE_BY_SLUG.get(data.get("public_role")) if isinstance(data.get("public_role"), str) else None
+        public_slug = data.get("public_role")
+        public = PUBLIC_ROLE_BY_SLUG.get(public_slug) if isinstance(public_slug, str) else None
         for kind in secret.start_sleeve + (public.start_sleeve if public else ()):
             containers.add(kind, "sleeve", "role", collection=collection)  # FM-3.3 joker/hero, FM-8 start cards
         if public and public.slug == "cardsharp":  # FM-8: one card from the deck into the Sleeve, put there by the role

@@ -13,6 +13,7 @@ nothing")::
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -137,7 +138,7 @@ class Problem:
     index: int | None
     field: str
     code: str
-    params: dict = field(default_factory=dict)
+    params: dict = dataclasses.field(default_factory=dict)  # qualified: the ``field`` attribute shadows the name
     group: str = "plays"  # or "abilities": which list ``index`` points into
 
     def rule_error(self) -> RuleError:
@@ -241,6 +242,7 @@ class _Checker:
         for index, raw in enumerate(raw_plays):
             play, problem = self._play(index, raw, used)
             if play is None:
+                assert problem is not None  # _play returns a problem whenever it returns no play
                 out.problems.append(problem)
                 continue
             used.add(play.uid)
@@ -271,16 +273,16 @@ class _Checker:
                 out.problems.append(problem)
             used.update(out.discard)
         if payload.get("vote") is not None:
-            vote, problem = veche.check_vote(payload["vote"], phase=self.phase, seat=self.seat, by_id=self.by_id,
-                                             fm=self.state.get("fm") or {})
-            if problem:
-                out.problems.append(Problem(None, problem[1], problem[0], problem[2]))
+            vote, vote_problem = veche.check_vote(payload["vote"], phase=self.phase, seat=self.seat,
+                                                  by_id=self.by_id, fm=self.state.get("fm") or {})
+            if vote_problem:
+                out.problems.append(Problem(None, vote_problem[1], vote_problem[0], vote_problem[2]))
             out.vote = vote
         if payload.get("rooms"):
-            proposals, problem = rooms.check_rooms(payload["rooms"], phase=self.phase, seat=self.seat,
-                                                   by_id=self.by_id, fm=self.state.get("fm") or {})
-            if problem:
-                out.problems.append(Problem(None, problem[1], problem[0], problem[2]))
+            proposals, rooms_problem = rooms.check_rooms(payload["rooms"], phase=self.phase, seat=self.seat,
+                                                         by_id=self.by_id, fm=self.state.get("fm") or {})
+            if rooms_problem:
+                out.problems.append(Problem(None, rooms_problem[1], rooms_problem[0], rooms_problem[2]))
             out.rooms = proposals
         if payload.get("abilities") is not None:
             sleeve_played = any(p.source == "sleeve" for p in out.plays)
@@ -502,9 +504,10 @@ def order_options(*, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo,
     checker = _checker(state, phase, seat, seats)
     c, collection = checker.c, checker.collection
     playing = phase.kind in (NIGHT, DAY) and seat.alive
-    targets = [{"id": s.id, "name": s.name} for s in sorted(seats, key=lambda s: s.position)
-               if s.alive and s.id != seat.id and not untargetable(s, phase)]
-    dead = [{"id": s.id, "name": s.name} for s in sorted(seats, key=lambda s: s.position) if not s.alive]
+    targets: list[dict[str, Any]] = [{"id": s.id, "name": s.name} for s in sorted(seats, key=lambda s: s.position)
+                                     if s.alive and s.id != seat.id and not untargetable(s, phase)]
+    dead: list[dict[str, Any]] = [{"id": s.id, "name": s.name} for s in sorted(seats, key=lambda s: s.position)
+                                  if not s.alive]
     cards = []
     for source, items in (("hand", c.hand), ("sleeve", c.sleeve)):
         for inst in items:

@@ -75,6 +75,20 @@ def _(s: str) -> str:
 # ---------------------------------------------------------------------------------------------- resolution
 
 
+def _aim(play: Play) -> int:
+    """The seat a one-target play's effect lands on after L3, for the effects that need a seat to act on (steal,
+    discard, recon, interrogation). The collection's effect spec puts them on the target of a card that has one: L0
+    refused such a play without a target and L3 only moves it to another seat, so it is never missing here."""
+    assert play.final_target is not None, play.kind
+    return play.final_target
+
+
+def _on(use: abilities.AbilityUse) -> int:
+    """The target of a phase ability of :data:`.abilities.TARGETED_ABILITIES` (L0 refused such a use without one)."""
+    assert use.target is not None, use.ability
+    return use.target
+
+
 @dataclass
 class _Hit:
     source: int
@@ -164,8 +178,10 @@ class _Resolver:
                        plays=[self._describe(p) for p in self.ordered[seat.id]],
                        discard=[self.c[seat.id].get(u).kind for u in checked.discard],
                        abilities=[self._describe_ability(u) for u in checked.abilities])
-            raws = {group: payload.get(group) if isinstance(payload.get(group), list) else []
-                    for group in ("plays", "abilities")}
+            raws: dict[str, list] = {}
+            for group in ("plays", "abilities"):
+                raw_group = payload.get(group)
+                raws[group] = raw_group if isinstance(raw_group, list) else []
             for problem in checked.problems:
                 items = raws[problem.group]
                 raw = items[problem.index] if problem.index is not None and problem.index < len(items) else None
@@ -233,8 +249,8 @@ class _Resolver:
         for use in self.abilities:
             c = self.c[use.seat]
             if use.pay is not None:  # FM-3.3 maniac: a Sleeve card discarded as his Sleeve play
-                paid = c.discard_card(use.pay, "sleeve")
-                self.trace("L1", "price", player=self.name(use.seat), card=None, cards=[paid.kind])
+                paid_card = c.discard_card(use.pay, "sleeve")
+                self.trace("L1", "price", player=self.name(use.seat), card=None, cards=[paid_card.kind])
             if use.discard:  # FM-8 scientist: two Hand cards discarded and replaced even while playing cards
                 lost = c.discard_many(use.discard, "hand")
                 self.owed[use.seat] += len(lost)
@@ -287,8 +303,8 @@ class _Resolver:
             self.trace("L4", "armour", player=self.name(use.seat), amount=abilities.MANIAC_ARMOUR, card=None,
                        source="maniac")
         for use in self.abilities_of("hero", "armour"):
-            self.armour[use.target] += abilities.HERO_ARMOUR
-            self.hero_armour[use.target] = (use.seat, abilities.HERO_ARMOUR)
+            self.armour[_on(use)] += abilities.HERO_ARMOUR
+            self.hero_armour[_on(use)] = (use.seat, abilities.HERO_ARMOUR)
             self.trace("L4", "armour", player=self.name(use.target), amount=abilities.HERO_ARMOUR, card=None,
                        source=self.name(use.seat))
         for play in self.plays:
@@ -296,6 +312,8 @@ class _Resolver:
                 continue
             eff = play.effect
             to = play.seat if eff.get("self") else play.final_target
+            if to is None:  # neither on its player nor on a target (redirect, no-target cards): protects nobody
+                continue
             if eff.get("armour"):
                 self.armour[to] += int(eff["armour"])
                 self.trace("L4", "armour", player=self.name(to), amount=int(eff["armour"]), card=play.kind,
@@ -306,7 +324,7 @@ class _Resolver:
             if eff.get("transfer_damage") and to not in self.guard and to != play.seat:
                 self.guard[to] = play.seat
                 self.trace("L4", "bodyguard", player=self.name(to), guard=self.name(play.seat))
-            if eff.get("block") and to is not None:
+            if eff.get("block"):
                 self.jammed.add(to)
 
     # -- L5 damage ----------------------------------------------------------------------------------------
@@ -315,9 +333,9 @@ class _Resolver:
 
     def l5_damage(self) -> None:
         for entry in self.fm["poison"]:  # delayed damage of earlier phases (§11 poison)
-            target = int(entry["target"])
-            if self.alive.get(target) and int(entry["first"]) <= self.phase.ordinal <= int(entry["last"]):
-                self.hits.append(_Hit(int(entry["source"]), target, int(entry["amount"]), False, "poison"))
+            poisoned = int(entry["target"])
+            if self.alive.get(poisoned) and int(entry["first"]) <= self.phase.ordinal <= int(entry["last"]):
+                self.hits.append(_Hit(int(entry["source"]), poisoned, int(entry["amount"]), False, "poison"))
         for play in self.plays:
             if not play.live:
                 continue
@@ -334,6 +352,8 @@ class _Resolver:
                     self.trace("L5", "no_trigger", player=self.name(play.seat), card=play.kind,
                                target=self.name(target))
                     continue
+            if target is None:  # a damage card of the snapshot without a target hits nobody
+                continue
             amount = int(eff["damage"])
             bonus = eff.get("bonus_damage")
             if bonus and bonus.get("if") == "target_targeted_you" and play.seat in self._targeted_by(target):
@@ -342,9 +362,9 @@ class _Resolver:
         if self.phase.kind == DAY:
             self._veche()
         for use in self.abilities_of("maniac", "damage"):
-            self.hits.append(_Hit(use.seat, use.target, abilities.MANIAC_DAMAGE, False, "maniac", card=False))
+            self.hits.append(_Hit(use.seat, _on(use), abilities.MANIAC_DAMAGE, False, "maniac", card=False))
         for use in self.abilities_of("assassin"):
-            self.killed[use.target] = use.seat
+            self.killed[_on(use)] = use.seat
             self.mark_used(use.seat, "assassin")
             self.trace("L5", "assassin", player=self.name(use.seat), target=self.name(use.target))
         for hit in self.hits:
@@ -390,9 +410,9 @@ class _Resolver:
 
     def _accusation(self, play: Play) -> None:
         target = play.final_target
-        played = self.fm["last_night"].get(str(target), [])
+        played = self.fm["last_night"].get(str(target), [])  # keyed by seat id: no entry for a missing target
         hit = play.named_card in played
-        if hit:
+        if hit and target is not None:
             self.hits.append(_Hit(play.seat, target, int(play.effect.get("damage", 0)), False, play.kind))
         else:
             self.hits.append(_Hit(play.seat, play.seat, int(play.effect.get("else_self_damage", 0)), False, play.kind))
@@ -415,7 +435,7 @@ class _Resolver:
                 self.trace("L6", "move", player=self.name(play.seat), card=play.kind, cards=moved, to="sleeve")
                 self.tell(play.seat, "fm.moved", card=play.kind, cards=moved)
         for play in self.with_effect("steal"):
-            victim, thief = self.c[play.final_target], self.c[play.seat]
+            victim, thief = self.c[_aim(play)], self.c[play.seat]
             if not victim.hand:
                 self.trace("L6", "steal_nothing", player=self.name(play.seat), target=self.name(play.final_target))
                 continue
@@ -423,16 +443,18 @@ class _Resolver:
             self.trace("L6", "steal", player=self.name(play.seat), target=self.name(play.final_target),
                        cards=[taken.kind])
             self.tell(play.seat, "fm.stole", target=self.name(play.final_target), cards=[taken.kind])
-            self.tell(play.final_target, "fm.stolen_from", cards=[taken.kind])
+            self.tell(_aim(play), "fm.stolen_from", cards=[taken.kind])
         for play in self.live():
             eff = play.effect
-            target = play.final_target
-            if eff.get("discard") and eff.get("from") == "sleeve":
+            if not (eff.get("discard") and eff.get("from") in ("sleeve", "deck")):
+                continue
+            target = _aim(play)
+            if eff["from"] == "sleeve":
                 lost = self.c[target].discard_first_from_sleeve(int(eff["discard"]))
                 self.trace("L6", "sleeve_discard", player=self.name(target), cards=[i.kind for i in lost],
                            card=play.kind)
                 self.tell(target, "fm.sleeve_lost", cards=[i.kind for i in lost])
-            if eff.get("discard") and eff.get("from") == "deck":
+            else:
                 lost = self.c[target].mill_deck(int(eff["discard"]))
                 self.trace("L6", "mill", player=self.name(target), cards=[i.kind for i in lost], card=play.kind)
                 self.tell(target, "fm.milled", cards=[i.kind for i in lost])
@@ -452,9 +474,9 @@ class _Resolver:
         if self.jailed_now is not None:
             self._jail(self.jailed_now)
         for use in self.abilities_of("joker", "ace"):  # FM-3.3: one ace per phase into a target's Sleeve
-            self.c[use.target].add("ace", "sleeve", "role", collection=self.collection)
+            self.c[_on(use)].add("ace", "sleeve", "role", collection=self.collection)
             self.trace("L6", "ace", player=self.name(use.seat), target=self.name(use.target))
-            self.tell(use.target, "fm.ace_received", cards=["ace"])
+            self.tell(_on(use), "fm.ace_received", cards=["ace"])
 
     @staticmethod
     def _in(c: Containers, uid: int, container: str) -> bool:
@@ -463,7 +485,7 @@ class _Resolver:
     # -- L7 information -----------------------------------------------------------------------------------
     def l7_information(self) -> list[tuple[Play, dict]]:
         """Recon results now; ``wiretap`` reads the Hand at the end of the phase, so it is only noted here."""
-        deferred = []
+        deferred: list[tuple[Play, dict]] = []
         for play in self.plays:
             learn = play.effect.get("learn")
             if not learn or not play.live:
@@ -471,15 +493,15 @@ class _Resolver:
             if learn == "hand":
                 deferred.append((play, {}))
                 continue
-            target = play.final_target
+            target = _aim(play)
             result = self._learn(learn, play, target)
             self._deliver_recon(play, target, result)
         for use in self.abilities_of("joker", "hr"):  # FM-3.3: the hr_department effect, outside the slots
             stand_in = Play(seat=use.seat, index=use.index, kind="hr_department", source="", uid=0,
                             card=self.collection["hr_department"], free=True, final_target=use.target)
-            self._deliver_recon(stand_in, use.target, self._learn("role_colours", stand_in, use.target))
+            self._deliver_recon(stand_in, _on(use), self._learn("role_colours", stand_in, _on(use)))
         for use in self.abilities_of("hero", "mark"):  # FM-3.3: a right guess marks the target, silently
-            right = self.by_id[use.target].data.get("secret_role") == use.guess
+            right = self.by_id[_on(use)].data.get("secret_role") == use.guess
             if right:
                 self.fm.setdefault("hero_marks", {})[str(use.target)] = use.seat
             self.trace("L7", "hero_mark", player=self.name(use.seat), target=self.name(use.target), guess=use.guess,
@@ -534,7 +556,7 @@ class _Resolver:
         self._ability_aftermath(deaths)
         self._interrogations()
         for play, _unused in deferred:
-            target = play.final_target
+            target = _aim(play)
             self._deliver_recon(play, target, {"hand": self.c[target].hand_kinds()})
         self._messages()
         self._mafia_messages()
@@ -598,7 +620,7 @@ class _Resolver:
             if not eff.get("draw") or eff.get("when") == "now" or (eff.get("after") == "damage") != after_damage:
                 continue
             who = play.seat if eff.get("self") else play.final_target
-            if not self.alive.get(who):
+            if who is None or not self.alive.get(who):
                 continue
             drawn = self.c[who].draw("hand", int(eff["draw"]))
             self.trace("L8" if after_damage else "L6", "draw", player=self.name(who), card=play.kind,
@@ -670,10 +692,10 @@ class _Resolver:
                 met.append((hero, "armour"))
         if self.phase.kind == DAY:  # goal (b): a marked mafioso dies as a result of a day
             for dead in deaths:
-                hero = (self.fm.get("hero_marks") or {}).get(str(dead))
-                if hero is not None and SECRET_ROLES.get(self.by_id[dead].data.get("secret_role", ""), None) \
+                marked_by = (self.fm.get("hero_marks") or {}).get(str(dead))
+                if marked_by is not None and SECRET_ROLES.get(self.by_id[dead].data.get("secret_role", ""), None) \
                         and SECRET_ROLES[self.by_id[dead].data["secret_role"]].faction == MAFIA:
-                    met.append((int(hero), "mark"))
+                    met.append((int(marked_by), "mark"))
         if not met:
             return
         if abilities.mafia_plus_traitor_at_least_rest(self.seats, self.alive):
@@ -697,11 +719,12 @@ class _Resolver:
     def _mafia_messages(self) -> None:
         for use in self.abilities_of("mafia", "message"):  # FM-3.1, FM-9.6: once, recharged by a rebuild
             self.mark_used(use.seat, "mafia_message")
-            if not self.alive.get(use.target) or use.target in self.jammed:
-                self.trace("L8", "message_lost", player=self.name(use.seat), target=self.name(use.target),
-                           card=None, dead=not self.alive.get(use.target))
+            target = _on(use)
+            if not self.alive.get(target) or target in self.jammed:
+                self.trace("L8", "message_lost", player=self.name(use.seat), target=self.name(target),
+                           card=None, dead=not self.alive.get(target))
                 continue
-            self.tell(use.target, "fm.mafia_message", text=use.text)
+            self.tell(target, "fm.mafia_message", text=use.text)
             self.trace("L8", "message", player=self.name(use.seat), target=self.name(use.target), card=None,
                        text=use.text)
 
@@ -767,7 +790,7 @@ class _Resolver:
     def _interrogations(self) -> None:
         for play in self.live():
             if play.effect.get("publish"):
-                c = self.c[play.final_target]
+                c = self.c[_aim(play)]
                 self.public("fm.interrogation", target=self.name(play.final_target), sleeve_count=len(c.sleeve),
                             deck_count=len(c.deck))
 
@@ -776,9 +799,9 @@ class _Resolver:
             if not play.effect.get("message"):
                 continue
             target = play.final_target
-            if not self.alive.get(target) or target in self.jammed:
+            if target is None or not self.alive.get(target) or target in self.jammed:
                 self.trace("L8", "message_lost", player=self.name(play.seat), target=self.name(target),
-                           card=play.kind, dead=not self.alive.get(target))
+                           card=play.kind, dead=target is None or not self.alive.get(target))
                 continue
             self.tell(target, "fm.message", text=play.text, card=play.kind)
             self.trace("L8", "message", player=self.name(play.seat), target=self.name(target), card=play.kind,
@@ -790,8 +813,9 @@ class _Resolver:
         poison = [e for e in fm["poison"] if int(e["last"]) > ordinal and self.alive.get(int(e["target"]))]
         for play in self.live():
             delayed = play.effect.get("delayed_damage")
-            if delayed and self.alive.get(play.final_target):
-                poison.append({"target": play.final_target, "source": play.seat, "amount": int(delayed["amount"]),
+            target = play.final_target
+            if delayed and target is not None and self.alive.get(target):
+                poison.append({"target": target, "source": play.seat, "amount": int(delayed["amount"]),
                                "first": ordinal + 1, "last": ordinal + int(delayed["phases"])})
                 self.trace("L8", "poisoned", player=self.name(play.final_target), phases=int(delayed["phases"]))
         fm["poison"] = poison

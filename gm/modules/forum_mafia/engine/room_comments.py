@@ -102,10 +102,10 @@ def parse_proposal(text: str, names: Iterable[str]) -> tuple[list[str], bool] | 
             continue
         for j in range(len(pieces), i, -1):  # the longest run of pieces that is a name (a name may hold a comma)
             candidate = "".join(p + (separators[k] if k < j - 1 else "") for k, p in enumerate(pieces[i:j], start=i))
-            name = known.get(name_key(candidate))
-            if name is not None:
-                if name not in members:
-                    members.append(name)
+            found_name = known.get(name_key(candidate))
+            if found_name is not None:
+                if found_name not in members:
+                    members.append(found_name)
                 i = j
                 break
         else:

@@ -100,16 +100,16 @@ def form_rooms(*, seats: Sequence[SeatInfo], proposals: Mapping[int, Sequence[Ma
             if not p.get("conspiracy"):
                 wanted.setdefault(tuple(p["members"]), set()).add(seat_id)
     placed: set[int] = set()
-    for members in sorted(wanted, key=lambda ms: [by_id[m].position for m in ms]):
+    for agreed in sorted(wanted, key=lambda ms: [by_id[m].position for m in ms]):
         # A dead avenger gives no orders: he is in when every living member agreed **[house]** (FM-8: he talks "in
         # old and new chat rooms").
-        living = {m for m in members if alive.get(m, False)}
-        if not living or not living <= wanted[members] or any(not member(m) for m in members) \
-                or placed & set(members):
+        living = {m for m in agreed if alive.get(m, False)}
+        if not living or not living <= wanted[agreed] or any(not member(m) for m in agreed) \
+                or placed & set(agreed):
             continue
-        placed |= set(members)
+        placed |= set(agreed)
         number += 1
-        rooms.append({"slug": f"room:{phase.number}-{number}", "members": list(members),
+        rooms.append({"slug": f"room:{phase.number}-{number}", "members": list(agreed),
                       "until": phase.ordinal + 1, "conspiracy": False, "by": None})
     return rooms
 

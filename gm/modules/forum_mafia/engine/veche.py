@@ -119,7 +119,7 @@ def tally(*, seats: Sequence[SeatInfo], votes: Mapping[int, Mapping[str, Any]],
             continue
         power = strength(voter, vote, extra.get(voter.id, 0.0))
         cast += power
-        target = vote.get("for")
+        target = vote["for"]  # a normalised vote always names a seat id or PEACE (check_vote)
         rows.append({"voter": voter.name, "seat": voter.id,
                      "for": PEACE if target == PEACE else by_id[target].name,
                      "punishment": vote.get("punishment"), "strength": power})

@@ -89,7 +89,7 @@ def harm_sources(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mappi
         extra = 2 if public_role(seat) == "cultist" else 0
         for inst in held:
             card = collection.kinds.get(inst.kind)
-            if not harmful_card(card, hero=role == "hero"):
+            if card is None or not harmful_card(card, hero=role == "hero"):
                 continue
             payers = sum(1 for i in c.sleeve if i.uid != inst.uid and can_pay(i, collection))
             if card.price <= payers + extra or fills:
