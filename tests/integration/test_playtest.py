@@ -49,13 +49,13 @@ def stack(tmp_path, settings, card_collection):
 def test_ten_bots_play_a_whole_game_over_http_to_a_winner(stack):
     """FM-1.3, FM-2, FM-4.5, FM-5, FM-7, FM-10: ten bots play a game to its end over HTTP; the worker resolves
     every deadline exactly once (one claim, one ``core.phase_resolved`` and one ``core.trace`` entry per phase,
-    contiguous ordinals), someone wins, every deliberately illegal request is refused with a reason, and no
-    request gets a server error."""
+    contiguous ordinals), the game ends — someone wins, or it is drawn by FM-10.H1 when nothing alive can harm
+    anyone — every deliberately illegal request is refused with a reason, and no request gets a server error."""
     report = play_game(base_url=stack.base_url, players=10, seed=SEED, deadline=DEADLINE, phase_cap=60,
                        resolve_timeout=30, log=print)
     print("\n".join(report.lines()))
     assert not report.failures, report.failures
-    assert report.finished and report.winners
+    assert report.finished and (report.winners or report.draw), report.lines()[0]
     assert len(report.phases) >= 3
     assert [p.ordinal for p in report.phases] == list(range(1, len(report.phases) + 1))
     for phase in report.phases:
