@@ -77,3 +77,19 @@ def open_phase_id(game) -> int | None:
 
     game_id = getattr(game, "pk", game)
     return Phase.objects.filter(game_id=game_id, status=Phase.Status.OPEN).values_list("pk", flat=True).first()
+
+
+def gm_scenario(*paths, **options) -> tuple[int, str, str]:
+    """``manage.py gm_scenario`` on ``paths`` (files or folders) in this process: ``(exit status, stdout, stderr)``
+    (0 every file passed, 1 an expectation failed, 2 a file is invalid)."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out, err = StringIO(), StringIO()
+    try:
+        call_command("gm_scenario", *[str(p) for p in paths], stdout=out, stderr=err, **options)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    return code, out.getvalue(), err.getvalue()

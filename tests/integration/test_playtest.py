@@ -13,11 +13,10 @@ from __future__ import annotations
 import pytest
 
 from gm.core.playtest.client import reason
-from gm.core.playtest.stack import Stack
 from gm.modules.forum_mafia.playtest.bots import choose_order
 from gm.modules.forum_mafia.playtest.runner import play_game
 
-from .worker_utils import forget_queue, routed_to, skip_reason, worker_database_url
+from .worker_utils import playtest_stack, skip_reason
 
 #: A seed whose game ends well within the phase cap (the deal and the bots' choices follow it; the bots' timing
 #: does not, so the game differs a little from run to run).
@@ -31,17 +30,8 @@ def stack(tmp_path, settings, card_collection):
     reason_ = skip_reason()
     if reason_:
         pytest.skip(reason_)
-    queue = f"gm-playtest-test-{id(tmp_path)}"
-    with routed_to(queue, settings):
-        stack = Stack(env={"DJANGO_SETTINGS_MODULE": "tests.settings", "DATABASE_URL": worker_database_url(),
-                           "CELERY_BROKER_URL": settings.CELERY_BROKER_URL}, queue=queue, log_dir=tmp_path)
-        try:
-            stack.start()
-            yield stack
-        finally:
-            stack.stop()
-            print(stack.report())
-            forget_queue(queue)
+    with playtest_stack(tmp_path, settings, "test") as stack:
+        yield stack
 
 
 @pytest.mark.worker

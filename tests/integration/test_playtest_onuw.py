@@ -15,9 +15,8 @@ import pytest
 from django.core.management import call_command
 
 from gm.core.models import Game
-from gm.core.playtest.stack import Stack
 
-from .worker_utils import forget_queue, routed_to, skip_reason, worker_database_url
+from .worker_utils import playtest_stack, skip_reason
 
 
 @pytest.fixture
@@ -26,17 +25,8 @@ def stack(tmp_path, settings):
     why = skip_reason()
     if why:
         pytest.skip(why)
-    queue = f"gm-playtest-onuw-{id(tmp_path)}"
-    with routed_to(queue, settings):
-        stack = Stack(env={"DJANGO_SETTINGS_MODULE": "tests.settings", "DATABASE_URL": worker_database_url(),
-                           "CELERY_BROKER_URL": settings.CELERY_BROKER_URL}, queue=queue, log_dir=tmp_path)
-        try:
-            stack.start()
-            yield stack
-        finally:
-            stack.stop()
-            print(stack.report())
-            forget_queue(queue)
+    with playtest_stack(tmp_path, settings, "onuw") as stack:
+        yield stack
 
 
 @pytest.mark.worker

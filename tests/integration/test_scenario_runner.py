@@ -20,6 +20,7 @@ from gm.core.models import AuditEntry, Game, GroupMembership, Order, Phase
 from gm.core.scenario import Failure, ScenarioRun
 from gm.core.services import ServiceError
 from gm.modules.forum_mafia.services.overrides import game_setup_override
+from tests.helpers import gm_scenario as run
 
 pytestmark = pytest.mark.django_db
 
@@ -50,14 +51,6 @@ def scenario_text(steps: str, *, head: str = "game: forum_mafia\nseed: 7\n", pla
     return head + players + start + "steps:\n" + textwrap.indent(textwrap.dedent(steps), "  ")
 
 
-def run(*paths, **options) -> tuple[int, str, str]:
-    out, err = StringIO(), StringIO()
-    try:
-        call_command("gm_scenario", *[str(p) for p in paths], stdout=out, stderr=err, **options)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

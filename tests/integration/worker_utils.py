@@ -76,3 +76,23 @@ def routed_to(queue: str, settings) -> Iterator[str]:
         yield queue
     finally:
         app.conf.task_default_queue = previous
+
+
+@contextmanager
+def playtest_stack(tmp_path: Path, settings, name: str) -> Iterator[Any]:
+    """gunicorn + worker + beat (``gm.core.playtest.stack.Stack``) on the test database, on a queue of the caller's
+    own (``gm-playtest-<name>-…``), stopped and its queue deleted afterwards; the caller skips first when
+    :func:`skip_reason` says the machine can't run it."""
+    from gm.core.playtest.stack import Stack
+
+    queue = f"gm-playtest-{name}-{id(tmp_path)}"
+    with routed_to(queue, settings):
+        stack = Stack(env={"DJANGO_SETTINGS_MODULE": "tests.settings", "DATABASE_URL": worker_database_url(),
+                           "CELERY_BROKER_URL": settings.CELERY_BROKER_URL}, queue=queue, log_dir=tmp_path)
+        try:
+            stack.start()
+            yield stack
+        finally:
+            stack.stop()
+            print(stack.report())
+            forget_queue(queue)

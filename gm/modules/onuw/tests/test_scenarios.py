@@ -3,14 +3,13 @@ and leaves nothing behind, a failed expectation exits 1 naming step, key, expect
 naming the place — before anything is built; and every file of ``scenarios/`` beside this test passes."""
 from __future__ import annotations
 
-from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 
 from gm.core.models import Game
+from tests.helpers import gm_scenario as run
 
 pytestmark = pytest.mark.django_db
 
@@ -32,15 +31,6 @@ NIGHT = """\
 """
 
 
-def run(*paths, **options) -> tuple[int, str, str]:
-    """``manage.py gm_scenario`` on ``paths``: ``(exit status, stdout, stderr)``."""
-    out, err = StringIO(), StringIO()
-    try:
-        call_command("gm_scenario", *[str(p) for p in paths], stdout=out, stderr=err, **options)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
