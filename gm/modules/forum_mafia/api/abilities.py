@@ -9,14 +9,12 @@ from rest_framework.views import APIView
 
 from gm.core import services, visibility
 from gm.core.models import Game, LogEntry
+from gm.core.web import game_or_404
 
 from ..services import abilities as ability_services
 
 MODULE = "forum_mafia"
 
-
-def _game(request, pk: int) -> Game:
-    return visibility.game_or_404(request.user, pk, module=MODULE)
 
 
 class FmAbilityUseSerializer(serializers.Serializer):
@@ -75,7 +73,7 @@ class AbilityUseView(APIView):
     @extend_schema(operation_id="fm_ability_use", request=FmAbilityUseSerializer,
                    responses=FmAbilityResultSerializer)
     def post(self, request, pk):
-        game = _game(request, pk)
+        game = game_or_404(request.user, pk, module=MODULE)
         data = FmAbilityUseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         payload = dict(data.validated_data)
@@ -95,7 +93,7 @@ class DeckRebuildView(APIView):
 
     @extend_schema(operation_id="fm_deck_rebuild", request=FmRebuildSerializer, responses=FmAbilityResultSerializer)
     def post(self, request, pk):
-        game = _game(request, pk)
+        game = game_or_404(request.user, pk, module=MODULE)
         data = FmRebuildSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         result = ability_services.deck_rebuild(game=game, user=request.user, deck=data.validated_data["deck"])

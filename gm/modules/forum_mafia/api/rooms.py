@@ -8,15 +8,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from gm.core import visibility
-from gm.core.models import Game
+from gm.core.web import game_or_404
 
 from ..services import rooms as room_services
 
 MODULE = "forum_mafia"
 
-
-def _game(request, pk: int) -> Game:
-    return visibility.game_or_404(request.user, pk, module=MODULE)
 
 
 class FmRoomMemberSerializer(serializers.Serializer):
@@ -66,7 +63,7 @@ class RoomListView(APIView):
 
     @extend_schema(operation_id="fm_rooms_list", responses=FmRoomSerializer(many=True))
     def get(self, request, pk):
-        game = _game(request, pk)
+        game = game_or_404(request.user, pk, module=MODULE)
         viewer = visibility.viewer_for(request.user, game)
         return Response(FmRoomSerializer(room_services.room_list(viewer), many=True).data)
 
@@ -80,7 +77,7 @@ class RoomPostsView(APIView):
     permission_classes = [permissions.AllowAny]
 
     def _room(self, request, pk, room):
-        game = _game(request, pk)
+        game = game_or_404(request.user, pk, module=MODULE)
         viewer = visibility.viewer_for(request.user, game)
         return game, viewer, room_services.room_get(viewer, room)
 

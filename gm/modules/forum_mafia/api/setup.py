@@ -13,13 +13,10 @@ from rest_framework.views import APIView
 
 from gm.core import visibility
 from gm.core.models import Game
+from gm.core.web import game_or_404
 
 from ..services import setup as setup_services
 from ..services.signup import MODULE
-
-
-def _game(request, pk) -> Game:
-    return visibility.game_or_404(request.user, pk, module=MODULE)
 
 
 def _own_seat_view(request, game: Game, seat) -> Response:
@@ -41,7 +38,7 @@ class JokerColoursView(APIView):
 
     @extend_schema(request=JokerColoursSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):
-        game = _game(request, pk)
+        game = game_or_404(request.user, pk, module=MODULE)
         data = JokerColoursSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         seat = setup_services.joker_colours_choose(game=game, user=request.user, colours=data.validated_data["colours"])
@@ -55,7 +52,7 @@ class EngineerPicksView(APIView):
 
     @extend_schema(request=EngineerPicksSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):
-        game = _game(request, pk)
+        game = game_or_404(request.user, pk, module=MODULE)
         data = EngineerPicksSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         seat = setup_services.engineer_picks_set(game=game, user=request.user, picks=data.validated_data["picks"])
@@ -69,6 +66,6 @@ class LuckyRedealView(APIView):
 
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk):
-        game = _game(request, pk)
+        game = game_or_404(request.user, pk, module=MODULE)
         seat = setup_services.lucky_redeal(game=game, user=request.user)
         return _own_seat_view(request, game, seat)

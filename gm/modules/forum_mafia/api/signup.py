@@ -19,9 +19,8 @@ from rest_framework import parsers, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from gm.core import visibility
-from gm.core.models import Game
 from gm.core.services import ServiceError
+from gm.core.web import game_or_404
 
 from ..services import signup as services
 
@@ -80,9 +79,6 @@ class RejectSerializer(serializers.Serializer):
     reason = serializers.CharField(allow_blank=True, help_text=gettext_lazy("Shown to the player; required."))
 
 
-def _game(request, pk) -> Game:
-    return visibility.game_or_404(request.user, pk, module=services.MODULE)
-
 
 class SignupListView(APIView):
     """The signups of a forum Mafia game (GET) and signing up (POST)."""
@@ -94,7 +90,7 @@ class SignupListView(APIView):
                    description="The active signups in ring order: character names, public roles (FM-2.2) and "
                                "avatars; for the master also messengers and usernames.")
     def get(self, request, pk):
-        game = _game(request, pk)
+        game = game_or_404(request.user, pk, module=services.MODULE)
         return Response(SignupSerializer(services.signups_for_viewer(game, request.user), many=True).data)
 
     @extend_schema(operation_id="fm_signups_create",
@@ -105,7 +101,7 @@ class SignupListView(APIView):
                             "multipart/form-data": SignupCreateSerializer},
                    responses={201: OwnSignupSerializer})
     def post(self, request, pk):
-        game = _game(request, pk)
+        game = game_or_404(request.user, pk, module=services.MODULE)
         data = SignupCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         signup = services.signup_create(game=game, user=request.user, **data.validated_data)
@@ -119,7 +115,7 @@ class SignupWithdrawView(APIView):
 
     @extend_schema(operation_id="fm_signups_withdraw", request=None, responses=OwnSignupSerializer)
     def post(self, request, pk):
-        signup = services.signup_withdraw(game=_game(request, pk), user=request.user)
+        signup = services.signup_withdraw(game=game_or_404(request.user, pk, module=services.MODULE), user=request.user)
         return Response(OwnSignupSerializer(services.signup_detail(signup)).data)
 
 
@@ -133,7 +129,7 @@ class CharacterView(APIView):
                    request={"application/json": CharacterSerializer, "multipart/form-data": CharacterSerializer},
                    responses=OwnSignupSerializer)
     def post(self, request, pk):
-        game = _game(request, pk)
+        game = game_or_404(request.user, pk, module=services.MODULE)
         data = CharacterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
@@ -150,7 +146,7 @@ class SignupRejectView(APIView):
 
     @extend_schema(operation_id="fm_signups_reject", request=RejectSerializer, responses=OwnSignupSerializer)
     def post(self, request, pk, signup_id):
-        game = _game(request, pk)
+        game = game_or_404(request.user, pk, module=services.MODULE)
         if not services.is_master(game, request.user):  # before the body: anyone else gets 403, not 400
             raise ServiceError(_("Only the game's master may do this."), code="forbidden")
         data = RejectSerializer(data=request.data)

@@ -9,10 +9,9 @@ from rest_framework import permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from gm.core import visibility
 from gm.core.api.serializers import OrderTargetSerializer
-from gm.core.models import Game
 from gm.core.services import ServiceError
+from gm.core.web import game_or_404
 
 from ..engine import veche
 from ..services import signup as services
@@ -20,9 +19,6 @@ from ..views.veche import int_or_none, parse_at, public_votes, veche_phase, voti
 
 MODULE = "forum_mafia"
 
-
-def _game(request, pk: int) -> Game:
-    return visibility.game_or_404(request.user, pk, module=MODULE)
 
 
 #: One counted vote (``for`` is a Python keyword, hence the classes built with ``type``).
@@ -143,7 +139,7 @@ class VecheView(APIView):
         OpenApiParameter("at", OpenApiTypes.DATETIME, description="The moment of the day to count at."),
         OpenApiParameter("day", OpenApiTypes.INT, description="The day's number (default: the current or last).")])
     def get(self, request, pk):
-        game = _game(request, pk)
+        game = game_or_404(request.user, pk, module=MODULE)
         at = parse_at(request.query_params.get("at"))
         phase = veche_phase(game, _day_param(request))
         if phase is None:
@@ -163,7 +159,7 @@ class VecheVoteView(APIView):
 
     @extend_schema(operation_id="fm_veche_vote", request=FmVoteRequestSerializer, responses=FmVecheSerializer)
     def post(self, request, pk):
-        game = _game(request, pk)
+        game = game_or_404(request.user, pk, module=MODULE)
         data = FmVoteRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data

@@ -28,6 +28,7 @@ from gm.core import page_memo, services, visibility
 from gm.core.engine import PhaseInfo
 from gm.core.models import Game, LogEntry, Phase
 from gm.core.services import ServiceError
+from gm.core.web import game_or_404
 
 from ..engine import abilities
 from ..engine.roles import SECRET_ROLES
@@ -129,9 +130,6 @@ def _payload(post) -> dict:
 # == pages ==========================================================================================================
 
 
-def _game(request, pk: int) -> Game:
-    return visibility.game_or_404(request.user, pk, module=MODULE)
-
 
 def _panel_response(request, game: Game, *, notice: str = "", errors: list[str] | None = None) -> HttpResponse:
     viewer = visibility.viewer_for(request.user, game)
@@ -151,7 +149,7 @@ def use(request, pk: int):
     ``ability_services.ability_use``. Without JavaScript: back to the game page with a message. Under htmx: the
     panel again (with the refusal's reasons, or the result), or a full reload when the player left or the game
     ended."""
-    game = _game(request, pk)
+    game = game_or_404(request.user, pk, module=MODULE)
     try:
         result = ability_services.ability_use(game=game, user=request.user, payload=_payload(request.POST),
                                               phase_id=services.phase_named(
@@ -184,7 +182,7 @@ def use(request, pk: int):
 def rebuild(request, pk: int):
     """FM-4.7: rebuild an exhausted deck on the deck builder (the cards app's page and its live FM-4.3 check), the
     submit going to ``ability_services.deck_rebuild``. The builder starts from the player's last deck list."""
-    game = _game(request, pk)
+    game = game_or_404(request.user, pk, module=MODULE)
     seat = card_views.own_seat(request, game)
     collection = collection_for_game(game)
     entries, problems = card_views.builder_entries(request, seat, collection)

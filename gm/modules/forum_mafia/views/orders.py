@@ -32,6 +32,7 @@ from gm.core.engine import PhaseInfo
 from gm.core.forms import posted_version
 from gm.core.models import Game, GroupMembership, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
+from gm.core.web import game_or_404
 
 from ..engine import abilities
 from ..engine import orders as order_rules
@@ -514,9 +515,6 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
 # == pages ==========================================================================================================
 
 
-def _game(request, pk: int) -> Game:
-    return visibility.game_or_404(request.user, pk, module=MODULE)
-
 
 def _back(game: Game) -> HttpResponseRedirect:
     return HttpResponseRedirect(game.get_absolute_url() + "#fm-orders")
@@ -546,7 +544,7 @@ def orders(request, pk: int):
     Every POST names the phase the form was made for (hidden ``phase``) and the order version it edits (hidden
     ``version``): a form left open over a resolution is refused with the core's ``stale`` message naming both
     phases (nothing is saved) and the panel of the phase open now comes back."""
-    game = _game(request, pk)
+    game = game_or_404(request.user, pk, module=MODULE)
     viewer = visibility.viewer_for(request.user, game)
     if request.method == "GET":
         return _render(request, order_panel(game=game, viewer=viewer))
@@ -597,7 +595,7 @@ def withdraw(request, pk: int):
     cards. With nothing else in the order it is a withdrawal (a version with no payload). The form names its phase
     and the order version it withdraws (hidden ``phase``, ``version``): for a phase that has ended nothing changes
     (the core's ``stale`` refusal)."""
-    game = _game(request, pk)
+    game = game_or_404(request.user, pk, module=MODULE)
     try:
         phase = services.phase_named(game=game, phase_id=request.POST.get("phase"))
         _withdraw_cards(phase, request.user, base_version=posted_version(request.POST))

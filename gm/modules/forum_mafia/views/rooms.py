@@ -17,17 +17,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from gm.core import visibility
-from gm.core.models import Game
 from gm.core.services import ServiceError
+from gm.core.web import game_or_404
 
 from ..models import RoomPost
 from ..services import rooms as room_services
 
 MODULE = "forum_mafia"
 
-
-def _game(request, pk: int) -> Game:
-    return visibility.game_or_404(request.user, pk, module=MODULE)
 
 
 def _room_or_404(viewer: visibility.Viewer, key: str) -> room_services.Room:
@@ -44,7 +41,7 @@ def _room_or_404(viewer: visibility.Viewer, key: str) -> room_services.Room:
 def room(request, pk: int, room: str):
     """The room page: its members, its posts (oldest first) and, while the viewer may write in it, the post form;
     read-only with the reason once it closed (FM-9.3). 404 for whoever may not read it."""
-    game = _game(request, pk)
+    game = game_or_404(request.user, pk, module=MODULE)
     viewer = visibility.viewer_for(request.user, game)
     found = _room_or_404(viewer, room)
     errors: list[str] = []

@@ -18,6 +18,7 @@ from cards.services import card_namer, collection_for_game
 from gm.core import page_memo, visibility
 from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
+from gm.core.web import game_or_404
 
 from ..engine.roles import FACTION_NAMES, MAFIA
 from ..engine.state import DAY, DECKBUILDING, MAFIA_GROUP, NIGHT
@@ -196,12 +197,9 @@ def role_abilities(*, game: Game, seat, phase: Phase | None) -> list[dict]:
              "instant": o["instant"]} for o in options]
 
 
-def _game(request, pk: int) -> Game:
-    return visibility.game_or_404(request.user, pk, module="forum_mafia")
-
 
 def _act(request, pk: int, action, success: str):
-    game = _game(request, pk)
+    game = game_or_404(request.user, pk, module="forum_mafia")
     try:
         action(game)
     except ServiceError as exc:

@@ -18,10 +18,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from gm.core import services as core
-from gm.core import visibility
 from gm.core.forms import CONFIRM_REQUIRED, ConfirmForm
 from gm.core.models import Game
 from gm.core.services import ServiceError
+from gm.core.web import game_or_404
 
 from ..engine.roles import CUSTOM
 from ..forms.signup import PLEDGES, CharacterForm, RejectForm, SignupForm
@@ -29,10 +29,6 @@ from ..models import Signup
 from ..services import signup as services
 from ..texts import public_role_name
 from ..texts.roles import CUSTOM_ROLE_TEXT, PUBLIC_ROLE_TEXTS
-
-
-def _game(request, pk: int) -> Game:
-    return visibility.game_or_404(request.user, pk, module=services.MODULE)
 
 
 def _page_url(game: Game) -> str:
@@ -90,7 +86,7 @@ def _render(request, game: Game, *, signup_form=None, character_form=None, statu
 @require_http_methods(["GET", "POST"])
 def signup(request, pk: int):
     """GET: the signup page. POST (logged in): sign up (FM-2.1–FM-2.4)."""
-    game = _game(request, pk)
+    game = game_or_404(request.user, pk, module=services.MODULE)
     if request.method == "GET":
         return _render(request, game)
     if not request.user.is_authenticated:
@@ -118,7 +114,7 @@ def signup(request, pk: int):
 @login_required
 def withdraw(request, pk: int):
     """FM-2: withdraw one's signup, once the box ``confirm`` is ticked."""
-    game = _game(request, pk)
+    game = game_or_404(request.user, pk, module=services.MODULE)
     if not ConfirmForm(request.POST).is_valid():  # the page's box was left unticked: nothing changes
         messages.error(request, str(CONFIRM_REQUIRED))
         return HttpResponseRedirect(_page_url(game))
@@ -135,7 +131,7 @@ def withdraw(request, pk: int):
 @login_required
 def character(request, pk: int):
     """FM-2.1: change the character's name, avatar and messengers (also after the start)."""
-    game = _game(request, pk)
+    game = game_or_404(request.user, pk, module=services.MODULE)
     signup = Signup.objects.filter(game=game, user=request.user, status=Signup.Status.ACTIVE).first()
     if signup is None:
         messages.error(request, _("You have not signed up for this game."))
@@ -159,7 +155,7 @@ def character(request, pk: int):
 @login_required
 def reject(request, pk: int, signup_id: int):
     """FM-2.5: the master rejects a signup, with a reason."""
-    game = _game(request, pk)
+    game = game_or_404(request.user, pk, module=services.MODULE)
     form = RejectForm(request.POST)
     try:
         if not form.is_valid():
@@ -186,7 +182,7 @@ SIGNUP_ACTIONS = {
 @login_required
 def signup_status(request, pk: int):
     """FM-2.5: the master opens (``action=open``), closes (``close``) or reopens (``reopen``) signups."""
-    game = _game(request, pk)
+    game = game_or_404(request.user, pk, module=services.MODULE)
     action = SIGNUP_ACTIONS.get(request.POST.get("action", ""))
     if action is None:
         messages.error(request, _("Unknown action."))
@@ -208,7 +204,7 @@ def stalemate_extend(request, pk: int):
     reason for the audit log; back to the game page with the outcome."""
     from ..services.overrides import stalemate_extend as extend
 
-    game = _game(request, pk)
+    game = game_or_404(request.user, pk, module=services.MODULE)
     try:
         count = extend(game=game, actor=request.user, reason=request.POST.get("reason", ""))
     except ServiceError as exc:

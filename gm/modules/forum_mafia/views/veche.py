@@ -40,6 +40,7 @@ from gm.core.engine import SeatInfo
 from gm.core.forms import posted_version
 from gm.core.models import Game, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
+from gm.core.web import game_or_404
 
 from ..engine import abilities, veche
 from ..engine.state import DAY, ROLE_PROVENANCES
@@ -329,9 +330,6 @@ def veche_panel(*, game: Game, viewer: visibility.Viewer, at: datetime | None = 
 # == pages ==========================================================================================================
 
 
-def _game(request, pk: int) -> Game:
-    return visibility.game_or_404(request.user, pk, module=MODULE)
-
 
 def int_or_none(raw: Any) -> int | None:
     raw = str(raw or "")
@@ -364,7 +362,7 @@ def panel(request, pk: int):
     ``punishment``, ``prosecutor_bonus``, ``keep`` through ``services.vote_submit``, or ``action=withdraw``
     (``services.vote_withdraw``); without htmx back to the game page (PRG), a refused vote shows the panel with the
     reasons (status 400)."""
-    game = _game(request, pk)
+    game = game_or_404(request.user, pk, module=MODULE)
     viewer = visibility.viewer_for(request.user, game)
     if request.method == "GET":
         errors: list[str] = []
