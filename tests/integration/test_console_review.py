@@ -93,7 +93,7 @@ def test_held_result_is_invisible_to_every_other_viewer_until_the_master_publish
     assert Phase.objects.filter(game=game).count() == 2
     # The published result is the stored one: a replay of the snapshot gives the same digest.
     rerun = services.run_engine(game=game, phase=night, snapshot=night.state,
-                                orders=services._latest_orders(night, list(game.seats.all())))
+                                orders=services.latest_orders(night, list(game.seats.all())))
     assert services.canonical_digest(rerun, game.game_module.constant_state_keys) == night.result_digest
 
 

@@ -160,6 +160,18 @@ def test_bots_vote_mostly_with_the_public_leader_and_for_execution():
     assert min(Counter(v["for"] for v in votes)[t] for t in (10, 11, 12)) > 50
 
 
+def _hand_options(*cards: tuple[str, int, bool]) -> dict:
+    """``order-options`` for a seat holding ``cards`` in its Hand — each ``(slug, price, playable)``, uids 1, 2, …
+    in order — with one other character left to target and no Sleeve."""
+    targets = {"stash": "none"}
+    listed = [{"uid": i, "kind": kind, "from": "hand", "free": False, "price": price,
+               "target": targets.get(kind, "one"), "needs_cards": kind == "stash", "playable": playable,
+               "payers": []} for i, (kind, price, playable) in enumerate(cards, start=1)]
+    return {"cards": listed, "targets": [{"id": 10, "name": "A"}], "dead_targets": [],
+            "hand": [{"uid": c["uid"], "kind": c["kind"]} for c in listed], "sleeve": [], "can_discard_two": True,
+            "named_cards": []}
+
+
 def test_bots_keep_a_small_hand_and_dig_for_damage_in_the_endgame():
     """FM-5.4, FM-5.3: a bot never plays a card moving Hand cards to the Sleeve (not replaced) from a Hand below
     ``MOVE_MIN_HAND``; with one other character left and no playable damage card it usually discards two at night,
@@ -168,16 +180,8 @@ def test_bots_keep_a_small_hand_and_dig_for_damage_in_the_endgame():
 
     from gm.modules.forum_mafia.playtest.bots import MOVE_MIN_HAND
 
-    stash = {"uid": 1, "kind": "stash", "from": "hand", "free": False, "price": 0, "target": "none",
-             "needs_cards": True, "playable": True, "payers": []}
-    tail = {"uid": 2, "kind": "tail", "from": "hand", "free": False, "price": 0, "target": "one",
-            "needs_cards": False, "playable": True, "payers": []}
-    aid = {"uid": 3, "kind": "first_aid", "from": "hand", "free": False, "price": 0, "target": "one",
-           "needs_cards": False, "playable": True, "payers": []}
     colours = {"stash": "neutral", "tail": "recon", "first_aid": "defence"}
-    small = {"cards": [stash, tail, aid], "targets": [{"id": 10, "name": "A"}], "dead_targets": [],
-             "hand": [{"uid": u, "kind": k} for u, k in ((1, "stash"), (2, "tail"), (3, "first_aid"))],
-             "sleeve": [], "can_discard_two": True, "named_cards": []}
+    small = _hand_options(("stash", 0, True), ("tail", 0, True), ("first_aid", 0, True))
     assert len(small["hand"]) < MOVE_MIN_HAND
     discards = 0
     for seed in range(300):
@@ -196,21 +200,13 @@ def test_bots_stash_to_pay_for_a_damage_card_they_cannot_afford():
     moves a spare Hand card into the Sleeve, whatever the Hand's size — and the damage card is kept."""
     import random
 
-    stash = {"uid": 1, "kind": "stash", "from": "hand", "free": False, "price": 0, "target": "none",
-             "needs_cards": True, "playable": True, "payers": []}
-    rifle = {"uid": 2, "kind": "sniper_rifle", "from": "hand", "free": False, "price": 1, "target": "one",
-             "needs_cards": False, "playable": False, "payers": []}
-    aid = {"uid": 3, "kind": "first_aid", "from": "hand", "free": False, "price": 0, "target": "one",
-           "needs_cards": False, "playable": True, "payers": []}
     colours = {"stash": "neutral", "sniper_rifle": "damage", "first_aid": "defence"}
-    small = {"cards": [stash, rifle, aid], "targets": [{"id": 10, "name": "A"}], "dead_targets": [],
-             "hand": [{"uid": u, "kind": k} for u, k in ((1, "stash"), (2, "sniper_rifle"), (3, "first_aid"))],
-             "sleeve": [], "can_discard_two": True, "named_cards": []}
+    small = _hand_options(("stash", 0, True), ("sniper_rifle", 1, False), ("first_aid", 0, True))
     for seed in range(100):
         for kind in ("day", "night"):
             order = choose_order(small, kind, random.Random(seed), colours)
             assert order == {"plays": [{"card": "stash", "from": "hand", "uid": 1, "cards": [3]}]}, order
     # Only the rifle to keep: nothing spare to stash, so the Hand is cycled at night as before.
-    alone = {**small, "cards": [stash, rifle], "hand": small["hand"][:2]}
+    alone = _hand_options(("stash", 0, True), ("sniper_rifle", 1, False))
     nights = [choose_order(alone, "night", random.Random(seed), colours) for seed in range(100)]
     assert sum("discard" in n for n in nights) > 50

@@ -91,9 +91,6 @@ from .thread import (
     post_edit,
 )
 
-# The name the console's re-run test reads the counted orders by.
-_latest_orders = latest_orders
-
 __all__ = [
     "add_groups",
     "audit_write",
