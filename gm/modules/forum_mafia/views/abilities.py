@@ -35,6 +35,7 @@ from ..engine.roles import SECRET_ROLES
 from ..engine.state import DAY, NIGHT
 from ..services import abilities as ability_services
 from ..texts import ability_name, secret_role_name
+from ..texts.orders import ability_message, uses_text
 
 MODULE = "forum_mafia"
 
@@ -97,14 +98,10 @@ def abilities_panel(*, game: Game, viewer: visibility.Viewer, notice: str = "", 
 
 
 def _reason(option: Mapping[str, Any], name) -> str:
-    from .orders import _ability_msg
-
-    return _ability_msg(option.get("reason"), option.get("reason_params"), name)
+    return ability_message(option.get("reason"), option.get("reason_params"), name)
 
 
 def _uses(option: Mapping[str, Any]) -> str:
-    from .orders import uses_text
-
     return uses_text(option)
 
 

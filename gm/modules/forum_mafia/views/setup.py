@@ -182,7 +182,7 @@ def role_abilities(*, game: Game, seat, phase: Phase | None) -> list[dict]:
     from gm.core.services import seat_info
 
     from ..engine import abilities
-    from .orders import uses_text
+    from ..texts.orders import uses_text
 
     phase = phase or page_memo.last_phase(game)
     if phase is None:
