@@ -31,7 +31,7 @@ from gm.core import page_memo, services, visibility
 from gm.core.forms import posted_version
 from gm.core.models import Game, GroupMembership, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
-from gm.core.web import game_or_404
+from gm.core.web import flash_errors, game_or_404
 
 from ..engine.roles import MAFIA_ROLES
 from ..forms.orders import DISCARD, MAX_TEXT, MODE_LABELS, PLAY, OrderForm, initial_from_payload
@@ -379,12 +379,6 @@ def _render(request, panel: dict, status: int = 200):
                         status=status)
 
 
-def _flash(request, exc: ServiceError) -> None:
-    for msgs in exc.errors.values():
-        for msg in msgs:
-            messages.error(request, msg)
-
-
 @require_http_methods(["GET", "POST"])
 @login_required
 def orders(request, pk: int):
@@ -408,7 +402,7 @@ def orders(request, pk: int):
     except ServiceError as exc:
         if request.htmx:
             return _render(request, order_panel(game=game, viewer=viewer, error=str(exc)))
-        _flash(request, exc)
+        flash_errors(request, exc)
         return _back(game)
     form = OrderForm(request.POST, options=order_options_for(game=game, viewer=viewer, phase=phase))
     if request.POST.get("action") != "submit":
@@ -424,7 +418,7 @@ def orders(request, pk: int):
             if exc.code in ("stale", "conflict"):  # the form is out of date: the current one, with the reason
                 if request.htmx:
                     return _render(request, order_panel(game=game, viewer=viewer, error=str(exc)))
-                _flash(request, exc)
+                flash_errors(request, exc)
                 return _back(game)
             form.add_service_errors(exc.errors)
         else:

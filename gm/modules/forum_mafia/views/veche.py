@@ -31,7 +31,7 @@ from gm.core import page_memo, visibility
 from gm.core.forms import posted_version
 from gm.core.models import Game, Phase, Seat
 from gm.core.services import ServiceError
-from gm.core.web import game_or_404
+from gm.core.web import error_messages, game_or_404
 
 from ..engine import abilities, veche
 from ..engine.state import ROLE_PROVENANCES
@@ -147,7 +147,7 @@ def panel(request, pk: int):
         try:
             at = parse_at(request.GET.get("at"))
         except ServiceError as exc:
-            at, errors = None, [m for msgs in exc.errors.values() for m in msgs]
+            at, errors = None, error_messages(exc)
         v = veche_panel(game=game, viewer=viewer, at=at, day=int_or_none(request.GET.get("day")), errors=errors)
         if request.GET.get("part") == "count" and request.htmx:
             if not v:
@@ -174,7 +174,7 @@ def panel(request, pk: int):
                 base_version=base_version)
             notice = _("Your vote is counted. You can change it until the deadline.")
     except ServiceError as exc:
-        problems = [m for msgs in exc.errors.values() for m in msgs]
+        problems = error_messages(exc)
         # Before Day 1 there is no panel to show, but the refusal still says why (FM-7.1).
         v = veche_panel(game=game, viewer=viewer, errors=problems) or {"errors": problems}
         return _render(request, {**v, "game": game}, status=200 if request.htmx else 400)
