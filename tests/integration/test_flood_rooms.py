@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 
 from gm.core.services import ServiceError
-from gm.modules.forum_mafia.tests.test_fm_rooms_shell import english, night, table  # noqa: F401 - fixtures
+from gm.modules.forum_mafia.tests.test_rooms_shell import english, night, table  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.django_db
 

@@ -63,7 +63,7 @@ def test_FM_3_1_nobody_outside_the_mafia_reads_who_is_in_it(table, who, spectato
 def test_FM_3_1_a_dealt_game_tells_each_mafioso_the_others(frozen, master, make_user):
     """The deal (``game_start``, FM-3.4) as well as the master's override: each mafioso's card names the other two
     and nobody else's card names anyone."""
-    from gm.modules.forum_mafia.tests.test_fm_setup import fm_game
+    from gm.modules.forum_mafia.tests.test_setup import fm_game
 
     users = [make_user(f"d{i}") for i in range(7)]
     game = fm_game(master, users, [{"custom": f"P{i}"} for i in range(7)], seed=77)

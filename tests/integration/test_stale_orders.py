@@ -19,7 +19,7 @@ from django.urls import reverse
 from gm.core import services
 from gm.core.models import Game, Order, Phase
 from gm.modules.forum_mafia.services.overrides import game_setup_override
-from gm.modules.forum_mafia.tests.test_fm_orders_ui import element
+from gm.modules.forum_mafia.tests.test_orders import element
 from tests.helpers import api, client_for
 
 pytestmark = pytest.mark.django_db

@@ -4,10 +4,14 @@ the night and day order form (FM-5), the instant abilities and the deck rebuild 
 rooms (FM-9.3), the Veche (FM-7) and the stalemate extension (FM-10.H1).
 
 Paths first published outside the prefix still answer (``legacy_…`` names, the same views) so bookmarks and API
-clients keep working; the legacy API paths are left out of the OpenAPI schema. ``api/games/<pk>/order-options/``
-stays where it is.
+clients keep working, but every answer from one says it is deprecated (RFC 9745: ``Deprecation: @<unix time>`` of
+:data:`DEPRECATED_AT`) and names the path that replaces it (RFC 8288: ``Link: <path>; rel="successor-version"``);
+the legacy API paths are left out of the OpenAPI schema. ``api/games/<pk>/order-options/`` stays where it is.
 """
-from django.urls import path
+from datetime import UTC, datetime
+from functools import wraps
+
+from django.urls import path, reverse
 from drf_spectacular.utils import extend_schema
 
 from .api import abilities as abilities_api
@@ -21,6 +25,24 @@ app_name = "forum_mafia"
 
 PAGE = "games/<int:pk>/fm/"
 API = "api/games/<int:pk>/fm/"
+#: When the paths outside the prefix were deprecated (the move of every path under ``fm/``).
+DEPRECATED_AT = datetime(2026, 11, 26, tzinfo=UTC)
+
+
+def _deprecated(view, successor: str):
+    """``view`` (a view function) answering as before, with the RFC 9745 ``Deprecation`` header (the moment of
+    :data:`DEPRECATED_AT` as ``@<unix seconds>``) and a ``Link`` to its successor: the path of the URL named
+    ``successor`` (in this app) with the same arguments."""
+    stamp = f"@{int(DEPRECATED_AT.timestamp())}"
+
+    @wraps(view)
+    def legacy(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        response["Deprecation"] = stamp
+        response["Link"] = f'<{reverse(f"{app_name}:{successor}", args=args, kwargs=kwargs)}>; rel="successor-version"'
+        return response
+
+    return legacy
 
 
 def _unlisted(view):
@@ -28,41 +50,39 @@ def _unlisted(view):
     return extend_schema(exclude=True)(type(f"Legacy{view.__name__}", (view,), {"__doc__": view.__doc__}))
 
 
-def _listed(view):
-    return view
-
-
-def _pages(prefix: str, name: str = "{}") -> list:
-    """The signup pages (FM-2) under ``prefix``, named by ``name`` (a format string)."""
-    return [
-        path(f"{prefix}signup/", signup.signup, name=name.format("signup")),
-        path(f"{prefix}signup/withdraw/", signup.withdraw, name=name.format("withdraw")),
-        path(f"{prefix}signup/character/", signup.character, name=name.format("character")),
-        path(f"{prefix}signup/status/", signup.signup_status, name=name.format("signup_status")),
-        path(f"{prefix}signup/<int:signup_id>/reject/", signup.reject, name=name.format("reject")),
+def _pages(prefix: str, name: str = "{}", legacy: bool = False) -> list:
+    """The signup pages (FM-2) under ``prefix``, named by ``name`` (a format string); ``legacy``: each answers with
+    the deprecation headers of :func:`_deprecated`, its successor the canonical path of the same view."""
+    views = [
+        ("signup/", signup.signup, "signup"),
+        ("signup/withdraw/", signup.withdraw, "withdraw"),
+        ("signup/character/", signup.character, "character"),
+        ("signup/status/", signup.signup_status, "signup_status"),
+        ("signup/<int:signup_id>/reject/", signup.reject, "reject"),
     ]
+    return [path(f"{prefix}{route}", _deprecated(view, key) if legacy else view, name=name.format(key))
+            for route, view, key in views]
 
 
-def _api(prefix: str, name: str = "{}", wrap=_listed) -> list:
-    """The API paths first published outside the prefix, under ``prefix``; ``wrap`` turns each view class into the
-    one routed (:func:`_unlisted` for the legacy paths)."""
-    return [
-        path(f"{prefix}rooms/", wrap(rooms_api.RoomListView).as_view(), name=name.format("api_rooms")),
-        path(f"{prefix}rooms/<str:room>/posts/", wrap(rooms_api.RoomPostsView).as_view(),
-             name=name.format("api_room_posts")),
-        path(f"{prefix}abilities/", wrap(abilities_api.AbilityUseView).as_view(), name=name.format("api_ability_use")),
-        path(f"{prefix}deck/rebuild/", wrap(abilities_api.DeckRebuildView).as_view(),
-             name=name.format("api_deck_rebuild")),
-        path(f"{prefix}veche/", wrap(veche_api.VecheView).as_view(), name=name.format("api_veche")),
-        path(f"{prefix}veche/vote/", wrap(veche_api.VecheVoteView).as_view(), name=name.format("api_veche_vote")),
-        path(f"{prefix}signups/", wrap(signup_api.SignupListView).as_view(), name=name.format("api_signups")),
-        path(f"{prefix}signups/withdraw/", wrap(signup_api.SignupWithdrawView).as_view(),
-             name=name.format("api_signup_withdraw")),
-        path(f"{prefix}signups/character/", wrap(signup_api.CharacterView).as_view(),
-             name=name.format("api_character")),
-        path(f"{prefix}signups/<int:signup_id>/reject/", wrap(signup_api.SignupRejectView).as_view(),
-             name=name.format("api_signup_reject")),
+def _api(prefix: str, name: str = "{}", legacy: bool = False) -> list:
+    """The API paths first published outside the prefix, under ``prefix``, named by ``name`` (a format string);
+    ``legacy``: each view class is routed as its :func:`_unlisted` subclass, answering with the deprecation headers
+    of :func:`_deprecated` (its successor the canonical path of the same view)."""
+    views = [
+        ("rooms/", rooms_api.RoomListView, "api_rooms"),
+        ("rooms/<str:room>/posts/", rooms_api.RoomPostsView, "api_room_posts"),
+        ("abilities/", abilities_api.AbilityUseView, "api_ability_use"),
+        ("deck/rebuild/", abilities_api.DeckRebuildView, "api_deck_rebuild"),
+        ("veche/", veche_api.VecheView, "api_veche"),
+        ("veche/vote/", veche_api.VecheVoteView, "api_veche_vote"),
+        ("signups/", signup_api.SignupListView, "api_signups"),
+        ("signups/withdraw/", signup_api.SignupWithdrawView, "api_signup_withdraw"),
+        ("signups/character/", signup_api.CharacterView, "api_character"),
+        ("signups/<int:signup_id>/reject/", signup_api.SignupRejectView, "api_signup_reject"),
     ]
+    return [path(f"{prefix}{route}", _deprecated(_unlisted(view).as_view(), key) if legacy else view.as_view(),
+                 name=name.format(key))
+            for route, view, key in views]
 
 
 urlpatterns = [
@@ -81,6 +101,6 @@ urlpatterns = [
     path(f"{API}joker-colours/", setup_api.JokerColoursView.as_view(), name="api_joker_colours"),
     path(f"{API}engineer-picks/", setup_api.EngineerPicksView.as_view(), name="api_engineer_picks"),
     path(f"{API}lucky-redeal/", setup_api.LuckyRedealView.as_view(), name="api_lucky_redeal"),
-    *_pages("games/<int:pk>/", "legacy_{}"),
-    *_api("api/games/<int:pk>/", "legacy_{}", wrap=_unlisted),
+    *_pages("games/<int:pk>/", "legacy_{}", legacy=True),
+    *_api("api/games/<int:pk>/", "legacy_{}", legacy=True),
 ]

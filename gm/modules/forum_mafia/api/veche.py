@@ -14,8 +14,8 @@ from gm.core.services import ServiceError
 from gm.core.web import game_or_404
 
 from ..engine import veche
+from ..selectors.veche import int_or_none, parse_at, public_votes, veche_phase, voting_phase
 from ..services import signup as services
-from ..views.veche import int_or_none, parse_at, public_votes, veche_phase, voting_phase
 
 MODULE = "forum_mafia"
 

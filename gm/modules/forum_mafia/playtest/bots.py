@@ -57,18 +57,18 @@ class Bot(Client):
     def sign_up(self, role_slugs: list[str]) -> None:
         """Claim a free public role (sometimes a taken one first, which must be refused), as character
         ``Bot N``; when every tried role is taken, a custom role."""
-        ok, signups = self.attempt("signup list", "GET", "/api/games/<id>/signups/")
+        ok, signups = self.attempt("signup list", "GET", "/api/games/<id>/fm/signups/")
         taken = {s["public_role"] for s in signups} if ok else set()
         if taken - {"custom"} and self.chance("claim_taken_role"):
             role = self.rng.choice(sorted(taken - {"custom"}))
-            self.expect_refusal("signup", "POST", "/api/games/<id>/signups/", self._signup(role))
+            self.expect_refusal("signup", "POST", "/api/games/<id>/fm/signups/", self._signup(role))
         free = [r for r in role_slugs if r not in taken]
         self.rng.shuffle(free)
         for role in free[:3]:
-            ok, _body = self.attempt("signup", "POST", "/api/games/<id>/signups/", self._signup(role))
+            ok, _body = self.attempt("signup", "POST", "/api/games/<id>/fm/signups/", self._signup(role))
             if ok:
                 return
-        ok, body = self.attempt("signup", "POST", "/api/games/<id>/signups/",
+        ok, body = self.attempt("signup", "POST", "/api/games/<id>/fm/signups/",
                                 self._signup("custom", custom=f"Bot role {self.index + 1}"))
         if not ok:
             self.tally.fail(f"{self.name} could not sign up: {body}")
@@ -130,7 +130,7 @@ class Bot(Client):
         # Late in the game a player rebuilds to fight: the most damage cards of a few random valid decks.
         decks = [random_deck(self.cards, body["rules"], self.rng) for _ in range(REBUILD_TRIES)]
         deck = max(decks, key=lambda d: sum(self.colours.get(e["kind"]) == "damage" for e in d))
-        ok, _result = self.attempt("deck rebuild", "POST", "/api/games/<id>/deck/rebuild/", {"deck": deck})
+        ok, _result = self.attempt("deck rebuild", "POST", "/api/games/<id>/fm/deck/rebuild/", {"deck": deck})
         if ok:
             ok, options = self.attempt("order options", "GET", "/api/games/<id>/order-options/")
         return options if ok else {}
@@ -176,7 +176,7 @@ class Bot(Client):
 
     def _vote(self, options: dict, what: str = "vote") -> None:
         """Vote in the open day (FM-7.1–7.2) for a target ``order-options`` offers: usually the leader of the public
-        tally (``GET /api/games/<id>/veche/``) or, when that is oneself or nobody, the next candidate; else any
+        tally (``GET /api/games/<id>/fm/veche/``) or, when that is oneself or nobody, the next candidate; else any
         target; rarely peace. Mostly execution."""
         targets = [t["id"] for t in options.get("targets", [])]
         target: Any = None
@@ -189,12 +189,12 @@ class Bot(Client):
             target = self.rng.choice(targets)
         vote = {"phase": options.get("phase"), "for": target,
                 "punishment": "jail" if self.rng.random() < VOTING["jail"] else "execution"}
-        self.attempt(what, "POST", "/api/games/<id>/veche/vote/", vote)
+        self.attempt(what, "POST", "/api/games/<id>/fm/veche/vote/", vote)
 
     def _tally_leader(self, options: dict) -> int | None:
         """The seat id of the strongest candidate of the public tally this bot may vote for (a target of
         ``options``), or ``None`` when the tally names none."""
-        ok, veche = self.attempt("veche", "GET", "/api/games/<id>/veche/")
+        ok, veche = self.attempt("veche", "GET", "/api/games/<id>/fm/veche/")
         if not ok or not veche.get("open") or veche.get("phase") != options.get("phase"):
             return None
         ids = {t["name"]: t["id"] for t in options.get("targets", []) if t.get("name")}
@@ -225,7 +225,7 @@ class Bot(Client):
                                                       "punishment": "execution"}))
         what, body = self.rng.choice(menu)
         if what.startswith("vote"):
-            self.expect_refusal(what, "POST", "/api/games/<id>/veche/vote/", body)
+            self.expect_refusal(what, "POST", "/api/games/<id>/fm/veche/vote/", body)
         else:
             self.expect_refusal(what, "POST", "/api/games/<id>/orders/", {"phase": options.get("phase"),
                                                                           "payload": body})

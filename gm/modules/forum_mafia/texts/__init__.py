@@ -13,6 +13,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from cards.collection_data import CARDS
+from cards.deckbuilding import MESSAGES as CARD_MESSAGES
 from cards.deckrules import COLOUR_NAMES
 from gm.core.engine import RuleError
 
@@ -381,3 +382,87 @@ def describe_vote(vote: Mapping[str, Any], seat_names: Mapping[int, str]) -> str
     if vote.get("prosecutor_bonus"):
         line += " · " + gettext("prosecutor +2")
     return line
+
+
+# -- the game as the core shows it: its name, log messages, audit actions, groups, winners ------------------------
+
+NAME = _("Forum Mafia")
+
+#: What the master's audit trail calls forum Mafia's own actions.
+AUDIT_ACTIONS = {"setup_override": _("table set up by the master"), "fm_signup_reject": _("signup rejected"),
+                 "stalemate_reset": _("stalemate count reset (FM-10.H1)")}
+
+#: Every log message template of the game (``GameModule.messages``), by event kind: the card layer's deck-building
+#: messages, the deal and opening, the stalemate reset and everything a resolution writes.
+MESSAGES = {
+    **{k: _(v) for k, v in CARD_MESSAGES.items()},
+    "fm.your_role": _("Your secret role: %(role)s."),
+    "fm.mafia_members": _("The Mafia: %(members)s."),
+    "fm.deal": _("Secret roles dealt: %(deal)s."),
+    "fm.joker_colours_random": _("You chose no colours in time; yours are %(colours)s."),
+    "fm.joker_colours": _("Your colours: %(colours)s."),
+    "fm.opening": _("Your opening Hand: %(hand)s. Sleeve: %(sleeve)s."),
+    "fm.mafia_decks": _("The Mafia's Hands and decks: %(members)s."),
+    "fm.lucky_redeal": _("You redealt your Hand: %(hand)s (%(left)s redeals left)."),
+    "fm.engineer_picks": _("Your two guaranteed cards among the first six: %(cards)s."),
+    "fm.stalemate_reset": _("The master extends the game: the stalemate count (FM-10.H1) starts again from 0 "
+                            "(it was %(count)s of %(limit)s)."),
+    **RESOLUTION_MESSAGES,
+}
+
+
+def group_label(slug: str, *, state: Mapping[str, Any] | None = None) -> str:
+    """The Mafia's group (``faction:mafia``, FM-3) and the chat rooms (``room:D-N``, FM-9.3; the conspirator's
+    room lasts to the end of the game, FM-8), named in the active language; any other slug as it is."""
+    kind, _sep, rest = slug.partition(":")
+    if kind == "faction" and rest in FACTION_NAMES:
+        return gettext(FACTION_NAMES[rest])
+    if kind == "room":
+        day, _sep, number = rest.partition("-")
+        if day.isdigit() and number.isdigit():
+            room = (((state or {}).get("fm") or {}).get("rooms") or {}).get(slug)
+            if room is not None and room.get("until") is None:
+                return gettext("Conspiracy of Day %(day)s") % {"day": day}
+            return gettext("Room %(number)s of Day %(day)s") % {"day": day, "number": number}
+    return slug
+
+
+def winner_label(slug: str) -> str:
+    """A winner of FM-10 (``law``, ``mafia``, ``maniac``, ``avenger``, or a role winning on his own: ``hero``,
+    ``joker``) in the active language."""
+    if slug in WINNER_NAMES:
+        return str(WINNER_NAMES[slug])
+    return secret_role_name(slug) if slug in SECRET_ROLES else slug
+
+
+def render_event(kind: str, data: Mapping[str, Any]) -> str:
+    """A log entry of kind ``kind`` with its ``data`` in the active language: a resolution's entries by
+    :func:`render_resolution_event`; the others from :data:`MESSAGES` with roles, colours and cards named (an
+    unknown kind as the kind itself, a template whose params don't fit as the bare template)."""
+    if kind.startswith(("fm.t_", "fm.recon", "fm.")) and kind in RESOLUTION_MESSAGES:
+        return render_resolution_event(kind, data)
+    params = dict(data)
+    if "role" in params:
+        params["role"] = secret_role_name(params["role"])
+    if kind == "fm.mafia_members":
+        params["members"] = ", ".join(f"{m['name']} ({secret_role_name(m['role'])})" for m in data["members"])
+    if kind == "fm.deal":
+        params["deal"] = "; ".join(f"{name}: {secret_role_name(role)}" for name, role in data["deal"].items())
+    if "colours" in params:
+        params["colours"] = ", ".join(gettext(COLOUR_NAMES[c]) for c in data["colours"])
+    for key in ("hand", "sleeve", "cards"):
+        if isinstance(params.get(key), list):
+            params[key] = ", ".join(card_name(k) for k in params[key]) or "—"
+    if kind == "fm.mafia_decks":
+        params["members"] = "; ".join(
+            f"{m['name']}: {', '.join(card_name(k) for k in m['hand'])} / "
+            f"{', '.join(card_name(k) for k in m['deck'])}" for m in data["members"])
+    if kind == "cards.random_deck":
+        params["deck"] = ", ".join(card_name(k) for k in data.get("deck", []))
+    template = MESSAGES.get(kind)  # as GameModule.render_event fills a template
+    if template is None:
+        return kind
+    try:
+        return str(template) % dict(params)
+    except (KeyError, TypeError, ValueError):
+        return str(template)

@@ -28,13 +28,14 @@ from gm.core import page_memo, services, visibility
 from gm.core.engine import PhaseInfo
 from gm.core.models import Game, LogEntry, Phase
 from gm.core.services import ServiceError
-from gm.core.web import game_or_404
+from gm.core.web import error_messages, flash_errors, game_or_404
 
 from ..engine import abilities
 from ..engine.roles import SECRET_ROLES
 from ..engine.state import DAY, NIGHT
 from ..services import abilities as ability_services
 from ..texts import ability_name, secret_role_name
+from ..texts.orders import ability_message, uses_text
 
 MODULE = "forum_mafia"
 
@@ -97,14 +98,10 @@ def abilities_panel(*, game: Game, viewer: visibility.Viewer, notice: str = "", 
 
 
 def _reason(option: Mapping[str, Any], name) -> str:
-    from .orders import _ability_msg
-
-    return _ability_msg(option.get("reason"), option.get("reason_params"), name)
+    return ability_message(option.get("reason"), option.get("reason_params"), name)
 
 
 def _uses(option: Mapping[str, Any]) -> str:
-    from .orders import uses_text
-
     return uses_text(option)
 
 
@@ -155,11 +152,9 @@ def use(request, pk: int):
                                               phase_id=services.phase_named(
                                                   game=game, phase_id=request.POST.get("phase"), current=False).pk)
     except ServiceError as exc:
-        problems = [m for msgs in exc.errors.values() for m in msgs]
         if request.htmx:
-            return _panel_response(request, game, errors=problems)
-        for message in problems:
-            messages.error(request, message)
+            return _panel_response(request, game, errors=error_messages(exc))
+        flash_errors(request, exc)
         return HttpResponseRedirect(game.get_absolute_url() + "#fm-abilities")
     seat = result.seat
     own = [e.text() for e in result.entries if e.visibility == LogEntry.Visibility.SEAT and e.seat_id == seat.pk]
@@ -195,7 +190,7 @@ def rebuild(request, pk: int):
         try:
             ability_services.deck_rebuild(game=game, user=request.user, deck=entries)
         except ServiceError as exc:
-            problems += [m for msgs in exc.errors.values() for m in msgs]
+            problems += error_messages(exc)
             status = 400
         else:
             messages.success(request, _("Your new deck is shuffled; your draws come from it again (FM-4.7)."))

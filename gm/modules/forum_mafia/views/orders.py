@@ -1,9 +1,10 @@
-"""Forum Mafia night and day orders in the shell (FM-5, FM-6): the player's order form on the game page, its POST
-actions, the order-options API, and the read-only parts of the panel built from the log — the master's
-resolution trace (§6 layers) and each player's private results.
+"""Forum Mafia night and day orders on the game page (FM-5, FM-6): the player's order form, its POST actions, and
+the read-only parts of the panel built from the log — the master's resolution trace (§6 layers) and each player's
+private results. What he may order now is :func:`..selectors.orders.order_options_for` (shared with the
+order-options API, :mod:`..api.orders`); an order in words is :mod:`..texts.orders`.
 
-Selectors (``order_panel``, ``resolution_trace``, ``private_results``, ``order_options_for``) read through
-``gm.core.visibility`` and the pure ``order_options``; views parse input, call one service
+The panel's readers (``order_panel``, ``resolution_trace``, ``private_results``) read through
+``gm.core.visibility``; views parse input, call one service
 (``order_submit`` / ``order_withdraw``) or selector, and render. The form is htmx-enhanced: picking a card re-renders
 the form (its inputs appear); without JavaScript every input is still there (in ``<details>``) and a plain POST
 redirects back to the game page (PRG), or shows the refused order with its reasons on a page of its own.
@@ -23,30 +24,25 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
-from rest_framework import serializers
 
 from cards.containers import Containers
 from cards.services import card_namer, collection_for_game
 from gm.core import page_memo, services, visibility
-from gm.core.engine import PhaseInfo
 from gm.core.forms import posted_version
 from gm.core.models import Game, GroupMembership, LogEntry, Order, Phase, Seat
 from gm.core.services import ServiceError
-from gm.core.web import game_or_404
+from gm.core.web import flash_errors, game_or_404
 
-from ..engine import abilities
-from ..engine import orders as order_rules
 from ..engine.roles import MAFIA_ROLES
-from ..engine.state import DAY, NIGHT
 from ..forms.orders import DISCARD, MAX_TEXT, MODE_LABELS, PLAY, OrderForm, initial_from_payload
+from ..selectors.orders import order_options_for, ordering_phase
 from ..services.orders import CARD_PARTS, OTHER_PARTS, latest_payload, order_parts_submit
-from ..texts import ability_name, describe_vote, secret_role_name
+from ..texts import secret_role_name
+from ..texts.orders import CONTAINER_NAMES, describe_order, uses_text
 
 MODULE = "forum_mafia"
-ORDER_PHASES = (NIGHT, DAY)
 TIMING_NAMES = {"night": gettext_lazy("night only"), "day": gettext_lazy("day only"),
                 "any": gettext_lazy("any phase")}
-CONTAINER_NAMES = {"hand": gettext_lazy("Hand"), "sleeve": gettext_lazy("Sleeve")}
 #: The form's card groups (FM-5.2: one Hand play and one Sleeve play; FM-4.4: free cards outside the slots).
 GROUPS = (
     ("hand", gettext_lazy("From your Hand: one card"), gettext_lazy("It is replaced from your deck after the phase "
@@ -63,147 +59,18 @@ _PAGE = engines["django"].from_string(
 # == selectors ======================================================================================================
 
 
-def open_order_phase(game: Game) -> Phase | None:
-    """The game's unresolved phase if it is a night or a day (the phases forum Mafia takes orders in)."""
-    phase = page_memo.unresolved_phase(game)
-    return phase if phase is not None and phase.kind in ORDER_PHASES else None
 
 
-def _ordering_phase(game: Game, viewer: visibility.Viewer) -> Phase:
-    """The open night/day phase ``viewer`` may order in. Raises :class:`ServiceError` ``forbidden`` (no seat: the
-    master, spectators, anonymous), ``not_allowed`` (a dead character) or ``state`` (no open night or day)."""
-    if viewer.seat is None:
-        raise ServiceError(_("You have no seat in this game."), code="forbidden")
-    if not viewer.seat.alive:
-        raise ServiceError(_("Dead characters give no orders."), code="not_allowed")
-    phase = open_order_phase(game) if not game.is_over else None
-    if phase is None or phase.status != Phase.Status.OPEN:
-        raise ServiceError(_("No night or day is open for orders now."), code="state")
-    return phase
 
 
-def order_options_for(*, game: Game, viewer: visibility.Viewer, phase: Phase) -> dict:
-    """What ``viewer`` (a living player) may do in ``phase`` now: ``order_options`` for his seat, with its
-    messages (``why_not``, each card's ``reason``) in the active language. Only his own cards are in it. Also
-    ``abilities`` (``abilities.ability_options``: his phase and instant abilities, labels and reasons translated)
-    and ``pay_from_hand`` (the cultist may pay prices from his Hand, FM-8)."""
-    seats = page_memo.seats(game)
-    own = next(s for s in seats if s.pk == viewer.seat.pk)
-    info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
-    seat_infos = [services.seat_info(s) for s in seats]
-    own_info = next(s for s in seat_infos if s.id == own.pk)
-    options = order_rules.order_options(state=game.state, phase=info, seat=own_info, seats=seat_infos)
-    name = card_namer(collection_for_game(game))
-    options = dict(options)
-    options["why_not"] = _msg(options.get("why_not"))
-    options["cards"] = [{**c, "reason": _msg(c.get("reason"), c.get("reason_params"), name)}
-                        for c in options.get("cards", [])]
-    options["abilities"] = [
-        {**a, "label": _(a["label"]), "reason": _ability_msg(a.get("reason"), a.get("reason_params"), name)}
-        for a in abilities.ability_options(state=game.state, phase=info, seat=own_info, seats=seat_infos)]
-    options["pay_from_hand"] = own.data.get("public_role") == "cultist"
-    return options
 
 
-def _ability_msg(msgid: Any, params: Any, name: Callable[[str], str]) -> str:
-    """An ability's reason in the active language: card slugs as card names, role slugs as role names."""
-    if not msgid:
-        return ""
-
-    params = dict(params or {})
-    if isinstance(params.get("ability"), str):
-        params["ability"] = ability_name(params["ability"])
-    return _msg(msgid, params, name)
 
 
-def _msg(msgid: Any, params: Any = None, name: Callable[[str], str] = str) -> str:
-    """An engine message in the active language. With ``params`` (a dict) ``msgid`` is the bare message and the
-    params are filled in here, card slugs as display names; without, it is shown as the engine gave it."""
-    if not msgid:
-        return ""
-    text = _(str(msgid))
-    if not isinstance(params, Mapping):
-        return text
-    params = {k: name(v) if k in ("card", "named_card") and isinstance(v, str) else v for k, v in params.items()}
-    try:
-        return text % params
-    except (KeyError, TypeError, ValueError):
-        return text
 
 
-#: The modes of the phase abilities as the order's description names them.
-ABILITY_MODES = {"message": gettext_lazy("message"), "damage": gettext_lazy("damage"),
-                 "armour": gettext_lazy("armour"), "hr": gettext_lazy("HR department"), "ace": gettext_lazy("ace"),
-                 "mark": gettext_lazy("mark")}
 
 
-def describe_order(payload: Mapping[str, Any] | None, *, cards: Mapping[int, str], name: Callable[[str], str],
-                   seat_names: Mapping[int, str]) -> list[str]:
-    """An order payload as sentences in the active language, one per play (one for a discard, one per ability),
-    with card and character names: ``["Pistol (Hand) → Boris", "Letter (Sleeve) → Clara · message: “hi”",
-    "Ability: Maniac (damage) → Boris · paid with Pistol"]``. ``cards`` maps the player's uids to kinds; payload
-    entries may also name slugs (``pay``, ``cards``, ``discard``)."""
-    if payload is None:
-        return [_("Withdrawn")]
-
-    def card(ref: Any) -> str:
-        if isinstance(ref, str):
-            return name(ref)
-        return name(cards[ref]) if ref in cards else f"#{ref}"
-
-    def who(ref: Any) -> str:
-        return seat_names.get(ref, "?") if ref is not None else "—"
-
-    lines = []
-    for play in payload.get("plays") or []:
-        kind = play.get("card") or cards.get(play.get("uid"), "")
-        head = f"{name(kind)} ({CONTAINER_NAMES.get(play.get('from'), play.get('from', ''))})"
-        parts = []
-        if play.get("targets"):
-            parts.append(" → ".join([head] + [who(t) for t in play["targets"]]))
-        elif "target" in play:
-            parts.append(f"{head} → {who(play['target'])}")
-        else:
-            parts.append(head)
-        if play.get("named_card"):
-            parts.append(_("naming %(card)s") % {"card": name(play["named_card"])})
-        if play.get("text"):
-            parts.append(_("message: “%(text)s”") % {"text": play["text"]})
-        if play.get("cards"):
-            parts.append(_("to the Sleeve: %(cards)s") % {"cards": ", ".join(card(c) for c in play["cards"])})
-        if play.get("pay"):
-            parts.append(_("paid with %(cards)s") % {"cards": ", ".join(card(c) for c in play["pay"])})
-        if play.get("pay_hand"):
-            parts.append(_("paid from the Hand with %(cards)s")
-                         % {"cards": ", ".join(card(c) for c in play["pay_hand"])})
-        lines.append(" · ".join(parts))
-    if payload.get("discard"):
-        lines.append(_("Discard two Hand cards instead of playing: %(cards)s")
-                     % {"cards": ", ".join(card(c) for c in payload["discard"])})
-
-    for use in payload.get("abilities") or []:
-        head = _("Ability: %(ability)s") % {"ability": ability_name(str(use.get("ability", "")))}
-        if use.get("mode"):
-            head += f" ({ABILITY_MODES.get(use['mode'], use['mode'])})"
-        parts = [f"{head} → {who(use['target'])}" if "target" in use else head]
-        if use.get("guess"):
-            parts.append(_("as %(role)s") % {"role": secret_role_name(use["guess"])})
-        if use.get("text"):
-            parts.append(_("message: “%(text)s”") % {"text": use["text"]})
-        if use.get("pay") is not None:
-            parts.append(_("paid with %(cards)s") % {"cards": card(use["pay"])})
-        if use.get("discard"):
-            parts.append(_("discarding %(cards)s") % {"cards": ", ".join(card(c) for c in use["discard"])})
-        lines.append(" · ".join(parts))
-    lines = lines or [_("No cards played")]
-    vote = payload.get("vote")
-    if isinstance(vote, Mapping) and vote.get("for") is not None:  # FM-7: the Veche part of the order
-
-        line = describe_vote(vote, seat_names)
-        if vote.get("keep") is not None:
-            line += " · " + _("keeps %(card)s if jailed") % {"card": card(vote["keep"])}
-        lines.append(line)
-    return lines
 
 
 def _own_cards(seat) -> dict[int, str]:
@@ -220,7 +87,7 @@ def order_panel(*, game: Game, viewer: visibility.Viewer, form: OrderForm | None
     latest, 0 for none, or the one a re-rendered bound ``form`` was posted with). ``notice``/``error``: the outcome
     of the last action. ``{"closed": message}`` when he can't order now (see :func:`_ordering_phase`)."""
     try:
-        phase = _ordering_phase(game, viewer)
+        phase = ordering_phase(game, viewer)
     except ServiceError as exc:
         return {"closed": str(exc), "notice": notice, "error": error, "game": game, "full_page": full_page}
     seat = viewer.seat
@@ -279,23 +146,8 @@ def order_panel(*, game: Game, viewer: visibility.Viewer, form: OrderForm | None
     }
 
 
-#: How often an ability can be used (``abilities.ABILITY_PERIODS``) and what is left, for the form.
-USES = {
-    ("game", 1): gettext_lazy("once per game · not used yet"),
-    ("game", 0): gettext_lazy("once per game · used"),
-    ("rebuild", 1): gettext_lazy("once until your next rebuild · ready"),
-    ("rebuild", 0): gettext_lazy("used · rebuilding your deck recharges it"),
-    ("phase", 1): gettext_lazy("once per phase"),
-    ("phase", 0): gettext_lazy("once per phase"),
-    ("night", 1): gettext_lazy("once per night"),
-    ("night", 0): gettext_lazy("once per night"),
-}
 
 
-def uses_text(option: Mapping[str, Any]) -> str:
-    if option.get("uses_left") is None:
-        return str(gettext_lazy("any number of times"))
-    return str(USES.get((option.get("per"), option.get("uses_left")), ""))
 
 
 def _ability_rows(form: OrderForm, options: Mapping[str, Any], name: Callable[[str], str]) -> list[dict]:
@@ -527,12 +379,6 @@ def _render(request, panel: dict, status: int = 200):
                         status=status)
 
 
-def _flash(request, exc: ServiceError) -> None:
-    for msgs in exc.errors.values():
-        for msg in msgs:
-            messages.error(request, msg)
-
-
 @require_http_methods(["GET", "POST"])
 @login_required
 def orders(request, pk: int):
@@ -550,13 +396,13 @@ def orders(request, pk: int):
         return _render(request, order_panel(game=game, viewer=viewer))
     try:
         named = services.phase_named(game=game, phase_id=request.POST.get("phase"))
-        phase = _ordering_phase(game, viewer)
+        phase = ordering_phase(game, viewer)
         if named.pk != phase.pk:
             raise ServiceError(_("No night or day is open for orders now."), code="state")
     except ServiceError as exc:
         if request.htmx:
             return _render(request, order_panel(game=game, viewer=viewer, error=str(exc)))
-        _flash(request, exc)
+        flash_errors(request, exc)
         return _back(game)
     form = OrderForm(request.POST, options=order_options_for(game=game, viewer=viewer, phase=phase))
     if request.POST.get("action") != "submit":
@@ -572,7 +418,7 @@ def orders(request, pk: int):
             if exc.code in ("stale", "conflict"):  # the form is out of date: the current one, with the reason
                 if request.htmx:
                     return _render(request, order_panel(game=game, viewer=viewer, error=str(exc)))
-                _flash(request, exc)
+                flash_errors(request, exc)
                 return _back(game)
             form.add_service_errors(exc.errors)
         else:
@@ -627,96 +473,16 @@ def _withdraw_cards(phase: Phase, user, *, base_version: int | None = None) -> N
 # == API ============================================================================================================
 
 
-#: One card of ``order_options`` (its ``from`` key is a Python keyword, hence the class built with ``type``).
-FmOrderCardSerializer = type("FmOrderCardSerializer", (serializers.Serializer,), {
-    "__doc__": "A Hand or Sleeve card of the caller and whether he may play it now.",
-    "uid": serializers.IntegerField(),
-    "kind": serializers.CharField(help_text=gettext_lazy("Card slug (§11).")),
-    "from": serializers.ChoiceField(choices=["hand", "sleeve"]),
-    "free": serializers.BooleanField(),
-    "price": serializers.IntegerField(),
-    "timing": serializers.ChoiceField(choices=["night", "day", "any"]),
-    "target": serializers.ChoiceField(choices=["none", "one", "two", "dead", "one_card", "one_text"]),
-    "needs_cards": serializers.BooleanField(),
-    "playable": serializers.BooleanField(),
-    "reason": serializers.CharField(allow_blank=True, help_text=gettext_lazy("Why it can't be played now.")),
-    "payers": serializers.ListField(child=serializers.IntegerField(),
-                                    help_text=gettext_lazy("The Sleeve uids that would pay its price by default.")),
-})
 
 
-class FmPersonSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
 
 
-class FmHandCardSerializer(serializers.Serializer):
-    uid = serializers.IntegerField()
-    kind = serializers.CharField()
 
 
-class FmSleeveCardSerializer(FmHandCardSerializer):
-    can_pay = serializers.BooleanField()
 
 
-class FmAbilityOptionSerializer(serializers.Serializer):
-    """One ability of the caller (``abilities.ability_options``): a phase ability goes into the order's
-    ``abilities``; an instant one is used at once (``POST /api/games/<id>/abilities/``)."""
-
-    ability = serializers.CharField(help_text=gettext_lazy("The role slug the payload names it by."))
-    mode = serializers.CharField(allow_blank=True)
-    key = serializers.CharField()
-    label = serializers.CharField()
-    instant = serializers.BooleanField()
-    timing = serializers.ChoiceField(choices=["night", "any"])
-    per = serializers.ChoiceField(choices=["game", "rebuild", "phase", "night"], allow_null=True)
-    needs_target = serializers.BooleanField()
-    needs_dead_target = serializers.BooleanField()
-    needs_guess = serializers.BooleanField()
-    needs_text = serializers.BooleanField()
-    needs_pay = serializers.BooleanField()
-    needs_discard = serializers.BooleanField()
-    needs_swap = serializers.BooleanField()
-    needs_mapping = serializers.BooleanField()
-    needs_card = serializers.BooleanField()
-    targets = serializers.ListField(child=serializers.IntegerField(),
-                                    help_text=gettext_lazy("Seat ids it may be used on now."))
-    guesses = serializers.ListField(child=serializers.CharField())
-    pay_choices = serializers.ListField(child=serializers.IntegerField())
-    others = serializers.ListField(child=serializers.IntegerField())
-    available = serializers.BooleanField()
-    reason = serializers.CharField(allow_blank=True, help_text=gettext_lazy("Why it can't be used now."))
-    reason_params = serializers.DictField()
-    uses_left = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("null: any number of times."))
 
 
-class FmOrderOptionsSerializer(serializers.Serializer):
-    """What the caller may order now (FM-5): the shape of ``order_options``."""
-
-    phase = serializers.IntegerField(help_text=gettext_lazy(
-        "The id of the night or day these options are for: name it as “phase” in the order you send."))
-    can_order = serializers.BooleanField()
-    why_not = serializers.CharField(allow_blank=True)
-    cards = FmOrderCardSerializer(many=True)
-    targets = FmPersonSerializer(many=True, help_text=gettext_lazy("Living others you may target now."))
-    dead_targets = FmPersonSerializer(many=True, help_text=gettext_lazy("Dead characters (autopsy)."))
-    can_discard_two = serializers.BooleanField()
-    hand = FmHandCardSerializer(many=True)
-    sleeve = FmSleeveCardSerializer(many=True)
-    named_cards = serializers.ListField(child=serializers.CharField(),
-                                        help_text=gettext_lazy("Card slugs an accusation may name."))
-    abilities = FmAbilityOptionSerializer(many=True)
-    pay_from_hand = serializers.BooleanField(help_text=gettext_lazy("The cultist may pay prices from his Hand."))
 
 
-def order_options_response(*, game: Game, viewer: visibility.Viewer) -> dict:
-    """``GET /api/games/<id>/order-options/`` of forum Mafia (``ForumMafiaModule.order_options``): what the caller's
-    own seat may order in the open night or day (cards playable now with their price, timing and targeting, targets,
-    the FM-5.3 discard option), in the shape of :class:`FmOrderOptionsSerializer`. Raises :class:`ServiceError` 403
-    ``forbidden`` without a seat (master, spectators), 403 ``not_allowed`` for a dead character, 409 ``state`` when
-    no night or day is open."""
-    phase = _ordering_phase(game, viewer)
-    # Through the declared serializer: only the documented fields go out, whatever the engine adds later.
-    options = {**order_options_for(game=game, viewer=viewer, phase=phase), "phase": phase.pk}
-    return FmOrderOptionsSerializer(options).data
 

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from gm.core import visibility
 from gm.core.services import ServiceError
-from gm.core.web import game_or_404
+from gm.core.web import error_messages, game_or_404
 
 from ..models import RoomPost
 from ..services import rooms as room_services
@@ -53,7 +53,7 @@ def room(request, pk: int, room: str):
         except ServiceError as exc:
             if exc.code == "not_found":
                 raise Http404(str(exc)) from None
-            errors = [m for msgs in exc.errors.values() for m in msgs]
+            errors = error_messages(exc)
         else:
             if not request.htmx:
                 messages.success(request, _("Posted in the room."))

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponseRedirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -17,8 +15,7 @@ from cards.deckrules import COLOUR_NAMES, ROLE_COLOURS, SECRET_ROLE_COLOURS
 from cards.services import card_namer, collection_for_game
 from gm.core import page_memo, visibility
 from gm.core.models import Game, Phase
-from gm.core.services import ServiceError
-from gm.core.web import game_or_404
+from gm.core.web import game_or_404, post_action
 
 from ..engine.roles import FACTION_NAMES, MAFIA
 from ..engine.state import DAY, DECKBUILDING, MAFIA_GROUP, NIGHT
@@ -182,7 +179,7 @@ def role_abilities(*, game: Game, seat, phase: Phase | None) -> list[dict]:
     from gm.core.services import seat_info
 
     from ..engine import abilities
-    from .orders import uses_text
+    from ..texts.orders import uses_text
 
     phase = phase or page_memo.last_phase(game)
     if phase is None:
@@ -199,16 +196,11 @@ def role_abilities(*, game: Game, seat, phase: Phase | None) -> list[dict]:
 
 
 def _act(request, pk: int, action, success: str):
+    """A start-stretch form's POST: ``action(game)`` (one service call), then back to the panel with ``success`` or
+    the refusal's reasons."""
     game = game_or_404(request.user, pk, module="forum_mafia")
-    try:
-        action(game)
-    except ServiceError as exc:
-        for msgs in exc.errors.values():
-            for msg in msgs:
-                messages.error(request, msg)
-    else:
-        messages.success(request, success)
-    return HttpResponseRedirect(game.get_absolute_url() + "#fm-panel")
+    return post_action(request, lambda: action(game), redirect_to=game.get_absolute_url() + "#fm-panel",
+                       success=success)
 
 
 @require_POST

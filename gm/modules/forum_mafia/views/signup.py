@@ -18,33 +18,22 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from gm.core import services as core
-from gm.core.forms import CONFIRM_REQUIRED, ConfirmForm
+from gm.core.forms import ConfirmForm
 from gm.core.models import Game
 from gm.core.services import ServiceError
-from gm.core.web import game_or_404
+from gm.core.web import flash_errors, form_errors, game_or_404, post_action
 
 from ..engine.roles import CUSTOM
 from ..forms.signup import PLEDGES, CharacterForm, RejectForm, SignupForm
 from ..models import Signup
 from ..services import signup as services
+from ..services.overrides import stalemate_extend as stalemate_extend_service
 from ..texts import public_role_name
 from ..texts.roles import CUSTOM_ROLE_TEXT, PUBLIC_ROLE_TEXTS
 
 
 def _page_url(game: Game) -> str:
     return reverse("forum_mafia:signup", args=[game.pk])
-
-
-def _apply_errors(form, exc: ServiceError) -> None:
-    for field, msgs in exc.errors.items():
-        for msg in msgs:
-            form.add_error(field if field in form.fields else None, msg)
-
-
-def _flash(request, exc: ServiceError) -> None:
-    for msgs in exc.errors.values():
-        for msg in msgs:
-            messages.error(request, msg)
 
 
 def _character_form(signup: Signup, data=None, files=None) -> CharacterForm:
@@ -83,6 +72,26 @@ def _render(request, game: Game, *, signup_form=None, character_form=None, statu
     return render(request, "forum_mafia/signup.html", context, status=status)
 
 
+def _form_post(request, game: Game, form, save, *, success: str, form_key: str, flash_whole: bool = False):
+    """The end of a POST that saves a form of the signup page: a valid ``form`` goes to ``save(cleaned_data)`` (one
+    service call); saved, ``success`` is shown back on the page (PRG). Refused, each field error goes next to its
+    field and the page is shown again with the form as ``form_key`` (status 400) — or, with ``flash_whole``, a
+    refusal of the whole request that is not ``invalid`` (closed, duplicate…: nothing in the form to fix) is shown
+    on the page it redirects back to."""
+    if form.is_valid():
+        try:
+            save(form.cleaned_data)
+        except ServiceError as exc:
+            if flash_whole and set(exc.errors) == {"__all__"} and exc.code != "invalid":
+                flash_errors(request, exc)
+                return HttpResponseRedirect(_page_url(game))
+            form_errors(form, exc)
+        else:
+            messages.success(request, success)
+            return HttpResponseRedirect(_page_url(game))
+    return _render(request, game, **{form_key: form}, status=400)
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request, pk: int):
     """GET: the signup page. POST (logged in): sign up (FM-2.1–FM-2.4)."""
@@ -91,40 +100,24 @@ def signup(request, pk: int):
         return _render(request, game)
     if not request.user.is_authenticated:
         return HttpResponseRedirect(f"{reverse('account_login')}?next={_page_url(game)}")
-    form = SignupForm(request.POST, request.FILES, roles=services.role_choices(game))
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            services.signup_create(game=game, user=request.user, public_role=data["public_role"],
-                                   custom_role=data["custom_role"], character_name=data["character_name"],
-                                   messengers=data["messengers"], avatar=data["avatar"] or None,
-                                   pledges=data["pledges"])
-        except ServiceError as exc:
-            if set(exc.errors) == {"__all__"} and exc.code != "invalid":  # closed, duplicate…: nothing to fix
-                _flash(request, exc)
-                return HttpResponseRedirect(_page_url(game))
-            _apply_errors(form, exc)
-        else:
-            messages.success(request, _("You have signed up. You can change your character until the game ends."))
-            return HttpResponseRedirect(_page_url(game))
-    return _render(request, game, signup_form=form, status=400)
+    return _form_post(
+        request, game, SignupForm(request.POST, request.FILES, roles=services.role_choices(game)),
+        lambda data: services.signup_create(
+            game=game, user=request.user, public_role=data["public_role"], custom_role=data["custom_role"],
+            character_name=data["character_name"], messengers=data["messengers"], avatar=data["avatar"] or None,
+            pledges=data["pledges"]),
+        success=_("You have signed up. You can change your character until the game ends."),
+        form_key="signup_form", flash_whole=True)
 
 
 @require_POST
 @login_required
 def withdraw(request, pk: int):
-    """FM-2: withdraw one's signup, once the box ``confirm`` is ticked."""
+    """FM-2: withdraw one's signup, once the box ``confirm`` is ticked (unticked, nothing changes)."""
     game = game_or_404(request.user, pk, module=services.MODULE)
-    if not ConfirmForm(request.POST).is_valid():  # the page's box was left unticked: nothing changes
-        messages.error(request, str(CONFIRM_REQUIRED))
-        return HttpResponseRedirect(_page_url(game))
-    try:
-        services.signup_withdraw(game=game, user=request.user)
-    except ServiceError as exc:
-        _flash(request, exc)
-    else:
-        messages.success(request, _("Your signup was withdrawn."))
-    return HttpResponseRedirect(_page_url(game))
+    return post_action(request, lambda: services.signup_withdraw(game=game, user=request.user),
+                       redirect_to=_page_url(game), success=_("Your signup was withdrawn."),
+                       form=ConfirmForm(request.POST))
 
 
 @require_POST
@@ -136,19 +129,12 @@ def character(request, pk: int):
     if signup is None:
         messages.error(request, _("You have not signed up for this game."))
         return HttpResponseRedirect(_page_url(game))
-    form = _character_form(signup, request.POST, request.FILES)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            services.character_update(game=game, user=request.user, character_name=data["character_name"],
-                                      messengers=data["messengers"],
-                                      avatar=False if data["avatar"] is False else (data["avatar"] or None))
-        except ServiceError as exc:
-            _apply_errors(form, exc)
-        else:
-            messages.success(request, _("Your character was saved."))
-            return HttpResponseRedirect(_page_url(game))
-    return _render(request, game, character_form=form, status=400)
+    return _form_post(
+        request, game, _character_form(signup, request.POST, request.FILES),
+        lambda data: services.character_update(
+            game=game, user=request.user, character_name=data["character_name"], messengers=data["messengers"],
+            avatar=False if data["avatar"] is False else (data["avatar"] or None)),
+        success=_("Your character was saved."), form_key="character_form")
 
 
 @require_POST
@@ -157,16 +143,15 @@ def reject(request, pk: int, signup_id: int):
     """FM-2.5: the master rejects a signup, with a reason."""
     game = game_or_404(request.user, pk, module=services.MODULE)
     form = RejectForm(request.POST)
-    try:
-        if not form.is_valid():
+
+    def reject_signup():
+        if not form.is_valid():  # shown like the service's refusals: the message alone
             raise ServiceError({k: list(v) for k, v in form.errors.items()})
         services.signup_reject(game=game, actor=request.user, signup_id=signup_id,
                                reason=form.cleaned_data["reason"])
-    except ServiceError as exc:
-        _flash(request, exc)
-    else:
-        messages.success(request, _("The signup was rejected; the player sees your reason."))
-    return HttpResponseRedirect(_page_url(game))
+
+    return post_action(request, reject_signup, redirect_to=_page_url(game),
+                       success=_("The signup was rejected; the player sees your reason."))
 
 
 SIGNUP_ACTIONS = {
@@ -188,13 +173,7 @@ def signup_status(request, pk: int):
         messages.error(request, _("Unknown action."))
         return HttpResponseRedirect(_page_url(game))
     call, success = action
-    try:
-        call(game, request.user)
-    except ServiceError as exc:
-        _flash(request, exc)
-    else:
-        messages.success(request, str(success))
-    return HttpResponseRedirect(_page_url(game))
+    return post_action(request, lambda: call(game, request.user), redirect_to=_page_url(game), success=str(success))
 
 
 @login_required
@@ -202,13 +181,11 @@ def signup_status(request, pk: int):
 def stalemate_extend(request, pk: int):
     """FM-10.H1: the master extends a game heading for a stalemate draw (the quiet count starts again), with a
     reason for the audit log; back to the game page with the outcome."""
-    from ..services.overrides import stalemate_extend as extend
-
     game = game_or_404(request.user, pk, module=services.MODULE)
     try:
-        count = extend(game=game, actor=request.user, reason=request.POST.get("reason", ""))
+        count = stalemate_extend_service(game=game, actor=request.user, reason=request.POST.get("reason", ""))
     except ServiceError as exc:
-        _flash(request, exc)
+        flash_errors(request, exc)
     else:
         messages.success(request, _("The stalemate count (%(count)s quiet phases) starts again from 0.")
                          % {"count": count})

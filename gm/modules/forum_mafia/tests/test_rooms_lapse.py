@@ -1,6 +1,6 @@
 """Chat rooms as players meet them (issue 17, item 14): the thread's composer explains the proposal syntax (FM-9.3,
 FM-8), and once the day is over a recorded proposal says whether its room opened or why it lapsed; the rooms list says
-why a room is read-only. The table of ``test_fm_rooms_shell`` (Day 1)."""
+why a room is read-only. The table of ``test_rooms_shell`` (Day 1)."""
 from __future__ import annotations
 
 import re
@@ -9,7 +9,7 @@ import pytest
 
 from gm.core.engine import PhaseInfo, SeatInfo
 from gm.modules.forum_mafia.engine import rooms
-from gm.modules.forum_mafia.tests.test_fm_rooms_shell import _note, english, table  # noqa: F401 - fixtures
+from gm.modules.forum_mafia.tests.test_rooms_shell import _note, english, table  # noqa: F401 - fixtures
 from tests.helpers import client_for, page_part
 
 pytestmark = pytest.mark.django_db

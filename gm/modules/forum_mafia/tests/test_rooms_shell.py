@@ -36,7 +36,7 @@ from gm.modules.forum_mafia.models import RoomPost, RoomProposal
 from gm.modules.forum_mafia.services import rooms as room_services
 from gm.modules.forum_mafia.services.orders import latest_payload, order_part_submit
 from gm.modules.forum_mafia.services.overrides import game_setup_override
-from gm.modules.forum_mafia.tests.test_fm_orders_ui import HTMX, element
+from gm.modules.forum_mafia.tests.test_orders import HTMX, element
 from tests.helpers import api, client_for
 
 pytestmark = pytest.mark.django_db

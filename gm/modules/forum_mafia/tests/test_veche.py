@@ -146,7 +146,7 @@ def test_tally_is_what_the_vote_panel_shows(votes, leader):
 
 
 def run_veche_tests() -> None:
-    """Run every FM-7 test once (the rendering check of test_fm_resolution counts their events)."""
+    """Run every FM-7 test once (the rendering check of test_resolution counts their events)."""
     for name, fn in sorted(globals().items()):
         if name.startswith("test_FM_") and callable(fn):
             fn()

@@ -1025,7 +1025,7 @@ def test_FM_10_H1_what_can_harm():
 
 ENGINE_KINDS_NOT_REACHED = {
     "fm.t_error",  # a guard for an impossible L1 failure
-}  # the role abilities' events (FM-3, FM-8) come from test_fm_abilities.py, which _scenarios() runs too
+}  # the role abilities' events (FM-3, FM-8) come from test_abilities.py, which _scenarios() runs too
 
 
 _RAN: list[bool] = []
@@ -1035,14 +1035,14 @@ def _scenarios():
     """Run every card and rule test once more in this process — and the role abilities' tests — so that EMITTED
     holds their events whatever tests were selected (or in which order they ran)."""
     if not _RAN:
-        from . import test_fm_abilities, test_fm_rooms, test_fm_veche
+        from . import test_abilities, test_rooms, test_veche
 
         for name, fn in sorted(globals().items()):
             if name.startswith(("test_card_", "test_FM_")) and callable(fn):
                 fn()
-        test_fm_abilities.run_ability_tests()
-        test_fm_veche.run_veche_tests()
-        test_fm_rooms.run_room_tests()
+        test_abilities.run_ability_tests()
+        test_veche.run_veche_tests()
+        test_rooms.run_room_tests()
         _RAN.append(True)
 
 

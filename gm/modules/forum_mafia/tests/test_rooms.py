@@ -59,7 +59,7 @@ def test_FM_8_a_dead_avenger_can_be_in_a_room():
 
 
 def run_room_tests() -> None:
-    """Run every test once (the rendering check of test_fm_resolution counts their events)."""
+    """Run every test once (the rendering check of test_resolution counts their events)."""
     for name, fn in sorted(globals().items()):
         if name.startswith("test_FM_") and callable(fn):
             fn()

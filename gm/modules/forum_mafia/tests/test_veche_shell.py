@@ -26,11 +26,11 @@ from gm.core import services as core
 from gm.core.models import Game, Order, Phase, Seat
 from gm.core.services import ServiceError
 from gm.modules.forum_mafia.engine.state import is_jailed
+from gm.modules.forum_mafia.selectors.veche import public_votes
 from gm.modules.forum_mafia.services import signup as fm_services
 from gm.modules.forum_mafia.services.orders import latest_payload, order_part_submit, order_parts_submit
 from gm.modules.forum_mafia.services.overrides import game_setup_override
-from gm.modules.forum_mafia.tests.test_fm_orders_ui import element
-from gm.modules.forum_mafia.views.veche import public_votes
+from gm.modules.forum_mafia.tests.test_orders import element
 from tests.helpers import api, client_for
 
 pytestmark = pytest.mark.django_db

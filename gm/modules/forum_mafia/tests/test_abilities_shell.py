@@ -35,7 +35,7 @@ from gm.core.services import ServiceError
 from gm.modules.forum_mafia import scenario
 from gm.modules.forum_mafia.services import abilities as ability_services
 from gm.modules.forum_mafia.services.overrides import game_setup_override
-from gm.modules.forum_mafia.tests.test_fm_orders_ui import HTMX, element
+from gm.modules.forum_mafia.tests.test_orders import HTMX, element
 from tests.helpers import api, client_for
 
 pytestmark = pytest.mark.django_db

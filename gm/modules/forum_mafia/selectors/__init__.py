@@ -1,4 +1,6 @@
-"""What an open forum Mafia phase needs from a player, for his "My games" page (``GameModule.player_needs``).
+"""Reads of forum Mafia, shared by its pages and its API (the topics in submodules: :mod:`.veche`).
+
+Here: what an open forum Mafia phase needs from a player, for his "My games" page (``GameModule.player_needs``).
 
 Deck building (FM-4.5): his deck is due until he submits one; a night (FM-5): an order; a day: his Veche vote (FM-7.1)
 — day orders of cards are optional, the vote is what the day asks of everyone. Reads only the rows the core loaded.
@@ -12,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from gm.core.dashboard import ACT, DONE, Need
 
-from .engine.state import DAY, DECKBUILDING
+from ..engine.state import DAY, DECKBUILDING
 
 
 def player_needs(*, game, phase, seat, payload: Any) -> list[Need] | None:

@@ -24,7 +24,7 @@ After every phase the named invariants check the last transition:
 * ``deaths_are_empty_hands`` (FM-6.2), ``accepted_orders_are_not_voided`` (L0 agrees with submission) and
   ``phase_sequence`` (FM-1.3).
 
-"A phase never resolves twice" is a property of the shell: ``test_fm_resolution_worker.py``.
+"A phase never resolves twice" is a property of the shell: ``test_resolution_worker.py``.
 
 Default run: 50 tables × up to 10 phases. ``HYPOTHESIS_PROFILE=soak`` runs 1000 × 30 (about 7 minutes).
 """

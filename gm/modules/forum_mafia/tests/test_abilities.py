@@ -6,7 +6,7 @@ traitor (:func:`victory.check_victory`), and the rendering of every event an abi
 Tables come from :mod:`tests.unit.fm_table` (seat ids are 1, 2, … in ring order). In this file an ability's
 ``target`` and the joker's ``mapping`` may name seats by display name (:func:`_named`). Events of instant abilities
 and rebuilds are recorded in ``fm_table.EMITTED`` with the resolution's, so the rendering checks (here and in
-``test_fm_resolution``) see them all. **[house]** readings followed are those of ``abilities.py``'s docstring.
+``test_resolution``) see them all. **[house]** readings followed are those of ``abilities.py``'s docstring.
 """
 from __future__ import annotations
 
@@ -1050,7 +1050,7 @@ _RAN: list[bool] = []
 
 def run_ability_tests() -> None:
     """Run every ``test_FM_`` test of this file once in this process, so that ``EMITTED`` holds their events
-    whatever was selected (``test_fm_resolution``'s rendering check calls it too)."""
+    whatever was selected (``test_resolution``'s rendering check calls it too)."""
     if not _RAN:
         for name, fn in sorted(globals().items()):
             if name.startswith("test_FM_") and callable(fn):

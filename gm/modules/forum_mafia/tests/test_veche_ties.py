@@ -1,14 +1,14 @@
 """The Veche count says which rule decides it (FM-7.2, FM-7.4, FM-7.6) instead of only "leading: X": a tie of the
 leaders names the hanging priority with each tied character's public role, a tie of the punishments says jail, peace
-with exactly half is no strict majority. Day 1 of ``test_fm_veche_shell``'s table: Anna (authority, 2), Boris
+with exactly half is no strict majority. Day 1 of ``test_veche_shell``'s table: Anna (authority, 2), Boris
 (politician, 1.5), Pavel (prosecutor, 1), Max (paranoid, 1), Vera (1), Sofia (sociopath)."""
 from __future__ import annotations
 
 import pytest
 from django.utils import translation
 
-from gm.modules.forum_mafia.tests.test_fm_veche_shell import day, open_phase, users, vote  # noqa: F401 - fixtures
-from gm.modules.forum_mafia.views.veche import public_votes
+from gm.modules.forum_mafia.selectors.veche import public_votes
+from gm.modules.forum_mafia.tests.test_veche_shell import day, open_phase, users, vote  # noqa: F401 - fixtures
 from tests.helpers import client_for, page_part
 
 pytestmark = pytest.mark.django_db
