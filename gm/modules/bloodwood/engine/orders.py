@@ -10,6 +10,7 @@ from typing import Any
 from .decks import split_possible
 from .state import (
     ATTACKS,
+    INATTENTION_MOVE,
     NOT_PERMANENT,
     NOT_SELF,
     PROTECTION,
@@ -121,6 +122,8 @@ def validate_move(state: State, sid: str, payload: Mapping[str, Any]) -> dict:
         if not _holds(hand, cards):
             raise BwError("not_in_hand", "cards")
         return {"move": "discard", "cards": cards}
+    if payload.get("move") == "penalty":
+        return validate_penalty(state, sid, payload)
     if payload.get("move") != "play":
         raise BwError("bad_order", "move")
     card = payload.get("card")
@@ -140,6 +143,23 @@ def validate_move(state: State, sid: str, payload: Mapping[str, Any]) -> dict:
     if target is not None:
         out["target"] = int(target) if target.isdigit() else target
     return out
+
+
+def validate_penalty(state: State, sid: str, payload: Mapping[str, Any]) -> dict:
+    """The inattention penalty as a move (BW-23a): ``{"move": "penalty", "card", "target"?}`` is accepted only with
+    the option on, for a card he holds whose play is refused with one of the codes that cost it
+    (:data:`~.state.INATTENTION_MOVE`); the step then closes with the card discarded and his turn over, no refill.
+    Any other refusal of the play is raised as it is (it costs nothing)."""
+    if not (state.get("options") or {}).get("inattention"):
+        raise BwError("bad_order", "move")
+    play = {**payload, "move": "play"}
+    try:
+        validate_move(state, sid, play)
+    except BwError as exc:
+        if exc.code in INATTENTION_MOVE:
+            return {"move": "penalty", "card": payload["card"], "code": exc.code}
+        raise
+    raise BwError("bad_order", "move")
 
 
 def validate_react(state: State, sid: str, payload: Mapping[str, Any]) -> dict:

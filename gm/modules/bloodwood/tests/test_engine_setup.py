@@ -20,7 +20,7 @@ def new_game(n: int, seed: int = 1, **options):
 
 def test_BW_1_two_decks_of_68_each_shuffled_on_its_own_and_only_their_own_kind():
     counts = Counter()
-    for card, spec in DATA["cards"].items():
+    for spec in DATA["cards"].values():
         counts[spec["deck"]] += spec["copies"]
     assert counts == {"night": 64, "day": 64, "special": 8}  # 64 + 2×2 special = 68 per deck
     res = new_game(6)
