@@ -432,6 +432,16 @@ class GameModule:
         except (KeyError, TypeError, ValueError):
             return str(template)
 
+    def phase_complete(self, *, state: Mapping[str, Any], phase: PhaseInfo, orders: Mapping[int, Any]) -> bool:
+        """Whether the open ``phase`` may close before its deadline because everyone it waits for has answered.
+
+        Asked after every stored order, under the phase row lock: ``state`` the game state, ``orders`` seat id →
+        the payload that counts now for every living actor who has one (withdrawn orders left out). ``True``
+        brings the phase's deadline forward to now; it then resolves once, like any due phase, through the
+        deadline task and the beat sweep (BW-24: a step closes as soon as every actor has answered). Pure: no
+        I/O, no clock. Default: ``False`` (the phase runs to its deadline)."""
+        return False
+
     # -- shell hooks: order options, playtest bots, demo games ----------------------------------------------
     def order_options(self, *, game: Any, viewer: Any) -> dict | None:
         """Shell hook: what ``viewer`` (a ``gm.core.visibility.Viewer``) may order now in ``game`` (the Django model),

@@ -23,6 +23,7 @@ CORE_MESSAGES: Mapping[str, Any] = {
     "core.game_paused": _("The master paused the game."),
     "core.game_resumed": _("The master resumed the game. New deadline: %(deadline)s."),
     "core.resolved_now": _("The master ended the phase before its deadline."),
+    "core.closed_early": _("Everyone this phase waited for has answered: it closes before its deadline."),
     "core.order_voided": _("Your order was voided: %(reason)s"),
     "core.game_finished": _("The game is over. Winners: %(winners)s."),
     "core.game_drawn": _("The game is over: a draw, nobody wins or loses."),

@@ -192,6 +192,32 @@ def test_due_phase_is_resolved_by_the_beat_sweep_without_its_eta_task(running_ga
     assert_clean_log(worker)
 
 
+def test_BW_24_a_phase_closed_early_is_resolved_by_the_worker_at_once_and_once(master, players, celery_procs):
+    """The last actor's answer brings the deadline to now (``phase_complete``); the ETA task a real worker runs
+    resolves it within seconds while beat sweeps every second — one claim, one resolution."""
+    game = services.game_create(master=master, module="pig", title="Pig", rng_seed=5,
+                                options={"close_early": True, "target": 100})
+    services.game_open_signup(game=game, actor=master)
+    for user in players[:2]:
+        services.seat_join(game=game, user=user, display_name=user.username)
+    services.game_start(game=game, actor=master)
+    worker = celery_procs.worker()
+    beat = celery_procs.beat()
+    phase = open_phase(game)
+    services.order_submit(phase=phase, user=players[0], payload={"move": "hold"})
+
+    def resolved():
+        phase.refresh_from_db()
+        return phase.status == Phase.Status.RESOLVED
+
+    wait_until(resolved, timeout=30, interval=0.1,
+               message=lambda: f"phase still {phase.status}:\n{worker.tail()}\n{beat.tail()}")
+    assert phase.claims == 1
+    assert LogEntry.objects.filter(phase=phase, kind="core.phase_resolved").count() == 1
+    assert Phase.objects.filter(game=game, ordinal=2, status=Phase.Status.OPEN).count() == 1
+    assert_clean_log(worker, beat)
+
+
 # -- 2. racing sweeps and workers ------------------------------------------------------------------------
 
 

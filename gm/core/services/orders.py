@@ -10,9 +10,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from ..engine import PhaseInfo, RuleViolation
-from ..models import Game, Order, Phase, Seat
-from .base import Clock, ServiceError, seat_info, violation_errors
+from ..engine import GameModule, PhaseInfo, RuleViolation
+from ..models import Game, LogEntry, Order, Phase, Seat
+from .base import Clock, ServiceError, latest_orders, schedule_deadline, seat_info, violation_errors
 
 
 def _seat_for_order(phase: Phase, user) -> Seat:
@@ -158,7 +158,9 @@ def order_submit(*, phase: Phase, user, payload: Any, base_version: int | None =
 
     Raises :class:`ServiceError` with code ``stale`` (see above), ``late`` after the deadline, ``not_allowed`` for a
     dead or out-of-turn seat, ``conflict`` (see ``base_version``), ``invalid`` (field errors) for an order the module
-    refuses. Nothing is stored on error.
+    refuses. Nothing is stored on error. When the module's :meth:`~gm.core.engine.GameModule.phase_complete` says
+    everyone the phase waits for has now answered, the phase's deadline moves to now (logged publicly) and it
+    resolves once through the deadline machinery (BW-24).
     """
     if not isinstance(payload, Mapping):
         raise ServiceError({"payload": [_("An order must be a JSON object.")]})
@@ -183,10 +185,29 @@ def order_submit(*, phase: Phase, user, payload: Any, base_version: int | None =
                                           seats=seats)
         except RuleViolation as exc:
             raise ServiceError(violation_errors(exc)) from None
-        return Order.objects.create(
+        order = Order.objects.create(
             phase=phase, seat=seat, version=_next_version(phase, seat), payload=clean, submitted_by=user,
             created_at=now,
         )
+        _close_if_complete(phase, rows, module, info, now)
+        return order
+
+
+def _close_if_complete(phase: Phase, seats: list[Seat], module: GameModule, info: PhaseInfo, now: datetime) -> None:
+    """Bring ``phase``'s deadline forward to ``now`` when the module says everyone it waits for has answered
+    (:meth:`GameModule.phase_complete`); it then resolves once through the deadline task and the sweep, like any
+    due phase. Called under the phase row lock, after the order is stored."""
+    if type(module).phase_complete is GameModule.phase_complete or phase.game.paused_at is not None:
+        return
+    if phase.deadline <= now or not module.phase_complete(
+        state=phase.game.state, phase=info, orders=latest_orders(phase, seats)
+    ):
+        return
+    Phase.objects.filter(pk=phase.pk, status=Phase.Status.OPEN).update(deadline=now)
+    phase.deadline = now
+    LogEntry.objects.create(game_id=phase.game_id, phase=phase, visibility="public", kind="core.closed_early",
+                            created_at=now)
+    schedule_deadline(phase, now=now)
 
 
 def order_withdraw(*, phase: Phase, user, base_version: int | None = None, clock: Clock = timezone.now) -> Order:

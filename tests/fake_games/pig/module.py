@@ -36,7 +36,7 @@ class PigModule(GameModule):
     max_seats = 6
     phase_kinds = {"turn": _("Turn %(number)s")}
     default_durations = {"turn": 3600}
-    public_option_keys = ("target",)
+    public_option_keys = ("target", "close_early")
     messages = {
         "pig.rolled": _("%(player)s rolled %(die)s."),
         "pig.busted": _("%(player)s rolled a 1 and loses this turn's points."),
@@ -45,18 +45,22 @@ class PigModule(GameModule):
     }
 
     def validate_options(self, options: Mapping[str, Any]) -> dict:
-        unknown = sorted(set(options) - {"target"})
+        unknown = sorted(set(options) - {"target", "close_early"})
         errors = [RuleError(_("Unknown option “%(key)s”."), field=k, params={"key": k}) for k in unknown]
         target = options.get("target", 20)
         if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 1000:
             errors.append(RuleError(_("The target is a whole number from 1 to 1000."), field="target"))
+        close_early = options.get("close_early", False)
+        if not isinstance(close_early, bool):
+            errors.append(RuleError(_("close_early is true or false."), field="close_early"))
         if errors:
             raise RuleViolation(errors)
-        return {"target": target}
+        return {"target": target, "close_early": close_early}
 
     def setup(self, *, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng) -> SetupResult:
         order = [s.id for s in sorted(seats, key=lambda s: s.position)]
-        state = {"target": options.get("target", 20), "order": order, "scores": {str(i): 0 for i in order},
+        state = {"target": options.get("target", 20), "close_early": options.get("close_early", False),
+                 "order": order, "scores": {str(i): 0 for i in order},
                  "to_move": order[0], "turn_points": 0}
         return SetupResult(state=state, first_phase=PhaseSpec("turn", 1, actors=[order[0]]))
 
@@ -97,6 +101,10 @@ class PigModule(GameModule):
         nxt = order[(order.index(mover) + 1) % len(order)] if passes else mover
         new = {**state, "scores": scores, "turn_points": points, "to_move": nxt}
         return Resolution(new, events, next_phase=PhaseSpec("turn", phase.number + 1, actors=[nxt]))
+
+    def phase_complete(self, *, state, phase: PhaseInfo, orders) -> bool:
+        """With ``close_early``, a turn ends as soon as the player to move has moved."""
+        return bool(state.get("close_early")) and state["to_move"] in orders
 
     def view(self, *, state, seats, viewer) -> dict:
         return dict(state)
