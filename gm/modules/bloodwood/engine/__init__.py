@@ -31,7 +31,17 @@ from .orders import (
     validate_react,
     validate_step,
 )
-from .resolution import core_events, next_spec, outcome, phase_complete, resolve, seat_order, setup
+from .resolution import (
+    core_events,
+    next_spec,
+    outcome,
+    phase_complete,
+    resolve,
+    seat_order,
+    setup,
+    setup_checked,
+    validate_order,
+)
 from .setup import OPTION_KEYS, PUBLIC_OPTION_KEYS, check_deal, team_sizes, validate_options
 from .state import (
     ATTACKS,
@@ -71,7 +81,8 @@ __all__ = [
     "apply_effect", "bite", "card_refusal", "check_deal", "close_step", "core_events", "count_mark", "declare",
     "default_split", "draw", "judge", "keep_due", "keep_rest", "lay_mark", "legal_targets", "make_permanent",
     "master_end", "next_spec", "number_due", "outcome", "own_seat_data", "penalty_card", "phase_complete",
-    "playable", "rebuild", "resolve", "seat_order", "setup", "split_possible", "start_game", "target_refusal",
+    "playable", "rebuild", "resolve", "seat_order", "setup",
+    "setup_checked", "validate_order", "split_possible", "start_game", "target_refusal",
     "team_sizes", "validate_declaration", "validate_options", "validate_react", "validate_step", "view",
     "violation",
 ]

@@ -9,10 +9,21 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from gm.core.engine import Event, Outcome, PhaseInfo, PhaseSpec, Resolution, SeatInfo, SetupResult
+from gm.core.engine import (
+    Event,
+    Outcome,
+    PhaseInfo,
+    PhaseSpec,
+    Resolution,
+    RuleError,
+    RuleViolation,
+    SeatInfo,
+    SetupResult,
+)
 
-from .setup import apply_position, deal, setup_events
-from .state import TEAM_OF, Ev, State
+from .orders import validate_step
+from .setup import apply_position, deal, setup_events, validate_options
+from .state import MAX_PLAYERS, MIN_PLAYERS, TEAM_OF, BwError, Ev, State, _, violation
 from .turns import close_step, start_game
 
 #: Private lines a seat keeps in its seat data as what it was shown (BW-4, BW-20).
@@ -111,3 +122,23 @@ def phase_complete(state: Mapping[str, Any], orders: Mapping[Any, Any]) -> bool:
     actors = step.get("actors") or []
     answered = {str(k) for k in orders}
     return bool(actors) and all(a in answered for a in actors)
+
+
+def setup_checked(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], data: Mapping[str, Any],
+                  rng: random.Random) -> SetupResult:
+    """:func:`setup` after checking the options against the number of players (BW-3a, BW-3b, BW-5a, BW-27); raises
+    :class:`~gm.core.engine.RuleViolation` when the game can't start."""
+    opts = validate_options(options, players=len(seats), bounds=data.get("bounds"))
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        raise RuleViolation([RuleError(_("Bloodwood takes 5 to 12 players, not %(n)s."), field="seats", rule="BW-3a",
+                                       params={"n": len(seats)})])
+    return setup(seats=seats, options=opts, data=data, rng=rng)
+
+
+def validate_order(state: Mapping[str, Any], *, sid: str, payload: Mapping[str, Any]) -> dict:
+    """A line of the open step for the core (BW-26): the normalised payload, or
+    :class:`~gm.core.engine.RuleViolation` with the refusal's code, rule and message."""
+    try:
+        return validate_step(state, sid, payload)  # type: ignore[arg-type]
+    except BwError as exc:
+        raise violation(exc) from None
