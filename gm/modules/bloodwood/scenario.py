@@ -1,86 +1,150 @@
-"""ONUW scenario runner (shell): builds a game from a scenario file (``scenario-format.md``, ``## onuw``) and plays
-it through the site's services — ``game_create`` with the fixed deal, ``seat_join``, ``game_start``,
-``order_submit`` for every action and vote (the engine's full validation), ``phase_resolve_due`` as the deadline
-task calls it — then checks each step's ``expect``. Keys are documented in ``docs/scenarios.md``.
+"""The Bloodwood scenario runner (``manage.py gm_scenario``, ``game: bloodwood``): section ``bloodwood`` of
+``docs/rules/scenario-format.md``, run unchanged.
 
-A ``night`` step while the doppelganger step is open plays that step first (ON-14): the doppelganger's ``copy`` is
-ordered and resolved, then his ``then`` is ordered in the night with the others. The whole file is checked before
-anything is built, so a typo in the last step is reported (exit status 2) without running the first ones.
+The runner checks the whole file (the position through the engine's own set-up override, so a file that is not a
+table is invalid before anything is built), creates the game with the file's entities fixed (option ``deal``) and
+the whole position put on the table by the master's set-up override (option ``position``), seats the players in
+list order and starts the game. Each step is one line of one player — moves, Leshy discards, gives, keeps and
+refills through :func:`.services.submit_line` (``order_submit`` into the open step), answers through
+:func:`.services.react`, declarations through :func:`.services.declare` — or the deadline passing. When every actor
+of the open step has answered, the core closes it at once (``phase_complete``) and the runner resolves it through
+the deadline entry point; the engine then goes on by itself until a step waits for a player.
 """
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from gm.core import services as core
-from gm.core.models import Game, LogEntry, Phase, Seat
+from gm.core.engine import RuleViolation
+from gm.core.models import LogEntry, Phase
 from gm.core.scenario import (
     MASTER_USERNAME,
+    STEP_MOVE,
     Played,
     ScenarioError,
     ScenarioRun,
     ScenarioRunner,
     check_keys,
-    parse_dice,
-    parse_phase_label,
-    phase_label,
+    resolve_at_deadline,
     scenario_user,
     show,
     unique_username,
 )
-from gm.core.services import ServiceError
 
-from . import engine
+from . import engine, selectors, services
 
-TOP_KEYS = ("game", "seed", "options", "players", "center", "steps", "title", "description")
-OPTION_KEYS = ("lone_wolf", "series")
-PLAYER_KEYS = ("name", "card")
-STEP_KEYS = ("phase", "actions", "votes", "dice", "expect")
-ACTION_KEYS = ("player", "role", "look", "swap_with", "swap", "take", "copy", "then")
-THEN_KEYS = ("look", "swap_with", "swap", "take")
-VOTE_KEYS = ("player", "for")
-EXPECT_KEYS = ("private_log", "private_log_excludes", "public_log_contains", "public_log_excludes", "final_cards",
-               "final_center", "dead", "winners", "winning_teams", "rejected", "next_phase")
-REJECTED_KEYS = ("player", "reason")
+TOP_KEYS = ("game", "seed", "title", "description", "options", "players", "decks", "discard", "start", "steps")
+PLAYER_KEYS = ("name", "entity", "dna", "hand", "curse_mark", "chains", "tranquilizer", "confessed_to")
+START_KEYS = ("phase", "to_move", "direction", "starter", "turns_done", "extra_turn")
+LINES = ("play", "discard", "react", "give", "keep", "refill", "declare", "deadline")
+STEP_KEYS = ("player", "target", *LINES, "expect")
+EXPECT_KEYS = ("players", "phase", "to_move", "direction", "starter", "turns_done", "extra_turn", "awaiting",
+               "discard_top", "discard_count", "discard", "deck_counts", "decks", "public_log_contains",
+               "public_log_excludes", "private_log", "private_log_excludes", "winner", "winners", "rejected")
+PLAYER_EXPECT_KEYS = ("dna", "hand", "hand_count", "curse_mark", "chains", "tranquilizer", "in_game", "confessed_to")
 
 
-class _Runner(ScenarioRunner):
-    module = "onuw"
+class BloodwoodRunner(ScenarioRunner):
+    module = "bloodwood"
 
-    # -- checking the file ---------------------------------------------------------------------------------
+    # -- the file ---------------------------------------------------------------------------------------------
     def parse(self) -> None:
-        data = check_keys(self.data, place="", allowed=TOP_KEYS, required=("game", "players", "center", "steps"))
+        data = check_keys(self.data, place="", allowed=TOP_KEYS, required=("game", "players", "steps"))
         players = data["players"]
-        if not isinstance(players, list) or not players:
-            raise ScenarioError("players", "give a list of players, e.g. [{name: A, card: seer}]")
-        self.names: list[str] = []
-        self.cards: dict[str, str] = {}
+        if not isinstance(players, list) or not engine.MIN_PLAYERS <= len(players) <= engine.MAX_PLAYERS:
+            raise ScenarioError("players", "give 5 to 12 players")
+        self.players: list[dict] = []
         for i, raw in enumerate(players, 1):
-            p = check_keys(raw, place=f"players[{i}]", allowed=PLAYER_KEYS, required=PLAYER_KEYS)
-            if not isinstance(p["name"], str) or not p["name"] or p["name"] in self.names:
-                raise ScenarioError(f"players[{i}], key name", f"a unique name is needed, got {show(p['name'])}")
-            self.role(p["card"], f"players[{i}], key card")
-            self.names.append(p["name"])
-            self.cards[p["name"]] = p["card"]
-        center = data["center"]
-        if not isinstance(center, list) or len(center) != 3:
-            raise ScenarioError("center", f"give exactly three center cards, got {show(center)}")
-        for i, card in enumerate(center, 1):
-            self.role(card, f"center[{i}]")
-        self.center = list(center)
-        options = check_keys(data.get("options") or {}, place="options", allowed=OPTION_KEYS)
-        self.options = dict(options)
-        seed = data.get("seed", 1)
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise ScenarioError("seed", f"a whole number ≥ 0 is needed, got {show(seed)}")
-        self.seed = seed
-        if not isinstance(data["steps"], list) or not data["steps"]:
-            raise ScenarioError("steps", "give a list of steps")
-        self.steps = [self.step(i, raw) for i, raw in enumerate(data["steps"], 1)]
+            place = f"players, player {i}"
+            p = check_keys(raw, place=place, allowed=PLAYER_KEYS, required=("name", "entity"))
+            if not isinstance(p["name"], str) or not 1 <= len(p["name"]) <= 80:
+                raise ScenarioError(f"{place}, key name", "a name of 1 to 80 characters")
+            if p["entity"] not in engine.ENTITIES:
+                raise ScenarioError(f"{place}, key entity", f"unknown entity {show(p['entity'])}")
+            for card in p.get("hand") or []:
+                self.card(card, f"{place}, key hand")
+            self.players.append(dict(p))
+        self.names = [p["name"] for p in self.players]
+        if len(set(self.names)) != len(self.names):
+            raise ScenarioError("players", "every name must be different")
+        self.index = {n: i + 1 for i, n in enumerate(self.names)}
+        for p in self.players:
+            for other in p.get("confessed_to") or []:
+                self.player(other, f"players, {p['name']}, key confessed_to")
+        decks = check_keys(data.get("decks") or {}, place="decks", allowed=("night", "day"))
+        for kind, cards in decks.items():
+            for card in cards or []:
+                self.card(card, f"decks, key {kind}")
+        for card in data.get("discard") or []:
+            self.card(card, "discard")
+        start = check_keys(data.get("start") or {}, place="start", allowed=START_KEYS)
+        for key in ("to_move", "starter"):
+            if key in start:
+                self.player(start[key], f"start, key {key}")
+        if start.get("direction", "clockwise") not in ("clockwise", "counterclockwise"):
+            raise ScenarioError("start, key direction", "clockwise or counterclockwise")
+        self.seed = data.get("seed", 1)
+        self.title = data.get("title") or f"Scenario: {self.name}"
+        self.options = dict(data.get("options") or {})
+        self.position = self.position_of(decks, data.get("discard") or [], start)
+        entities = [p["entity"] for p in self.players]
+        try:
+            engine.check_deal(entities, leaders=self.options.get("leaders", True) and any(
+                e in ("dracula", "the_alpha") for e in entities) or len(entities) % 2 == 1)
+            state = engine.setup(seats=[engine_seat(i, n) for i, n in enumerate(self.names)],
+                                 options={**engine.validate_options(self.options, players=len(entities)),
+                                          "deal": entities, "position": self.position},
+                                 data=selectors.game_data(), rng=random.Random(0)).state
+        except RuleViolation as exc:
+            raise ScenarioError("players", "; ".join(e.render() for e in exc.errors)) from None
+        del state
+        self.steps = []
+        for i, raw in enumerate(data["steps"] or [], 1):
+            place = f"step {i}"
+            step = dict(check_keys(raw, place=place, allowed=STEP_KEYS))
+            lines = [k for k in LINES if k in step]
+            if len(lines) > 1:
+                raise ScenarioError(place, f"one line per step, not {', '.join(lines)}")
+            if not lines and "expect" not in step:
+                raise ScenarioError(place, "a step with no line")
+            line = lines[0] if lines else None
+            if line not in (None, "deadline") and "player" not in step:
+                raise ScenarioError(place, "the line has no player")
+            if "player" in step:
+                self.player(step["player"], f"{place}, key player")
+            if "target" in step:
+                self.player(step["target"], f"{place}, key target")
+            if line == "declare":
+                if not isinstance(step["declare"], list):
+                    raise ScenarioError(f"{place}, key declare", "a list of names")
+                for n in step["declare"]:
+                    self.player(n, f"{place}, key declare")
+            if line in ("play", "give") and not isinstance(step[line], str):
+                raise ScenarioError(f"{place}, key {line}", "a card slug")
+            if line in ("play", "give"):
+                self.card(step[line], f"{place}, key {line}")
+            if line == "react" and step["react"] not in ("amulet", "mirror", "pass"):
+                raise ScenarioError(f"{place}, key react", "amulet, mirror or pass")
+            if line == "refill":
+                check_keys(step["refill"], place=f"{place}, key refill", allowed=("day", "night"))
+            expect = check_keys(step.get("expect") or {}, place=f"{place}, key expect", allowed=EXPECT_KEYS)
+            for name, exp in (expect.get("players") or {}).items():
+                self.player(name, f"{place}, expect.players")
+                check_keys(exp, place=f"{place}, expect.players.{name}", allowed=PLAYER_EXPECT_KEYS)
+            for name in (expect.get("private_log") or {}) | (expect.get("private_log_excludes") or {}):
+                self.player(name, f"{place}, expect.private_log")
+            step["expect"] = expect
+            step["line"] = line
+            step["index"] = i
+            step["label"] = f"{step.get('player', '')} {line or 'expect'}".strip()
+            self.steps.append(step)
 
-    def role(self, value: Any, place: str) -> str:
-        if value not in engine.ROLES:
-            raise ScenarioError(place, f"unknown role {show(value)}; roles: {', '.join(engine.ROLES)}")
+    def card(self, value: Any, place: str) -> str:
+        if value not in engine.CARDS:
+            raise ScenarioError(place, f"unknown card {show(value)}")
         return value
 
     def player(self, value: Any, place: str) -> str:
@@ -88,151 +152,217 @@ class _Runner(ScenarioRunner):
             raise ScenarioError(place, f"unknown player {show(value)}; players: {', '.join(self.names)}")
         return value
 
-    def ref(self, value: Any, place: str) -> Any:
-        return value if value in engine.CENTER else self.player(value, place)
+    def position_of(self, decks: Mapping[str, Any], discard: list, start: Mapping[str, Any]) -> dict:
+        """The master's set-up override for the file's table; seats by their number."""
+        pos: dict[str, Any] = {
+            "entities": [p["entity"] for p in self.players],
+            "dna": {str(i + 1): p.get("dna", "purity") for i, p in enumerate(self.players)},
+            "hands": {str(i + 1): list(p.get("hand") or []) for i, p in enumerate(self.players)},
+            "curse": {str(i + 1): p["curse_mark"] for i, p in enumerate(self.players) if p.get("curse_mark")},
+            "chains": [str(i + 1) for i, p in enumerate(self.players) if p.get("chains")],
+            "tranq": [str(i + 1) for i, p in enumerate(self.players) if p.get("tranquilizer")],
+            "confessed": {str(i + 1): [str(self.index[n]) for n in p.get("confessed_to") or []]
+                          for i, p in enumerate(self.players)},
+            "decks": {k: list(v or []) for k, v in decks.items()}, "discard": list(discard),
+            "phase": start.get("phase", "day"),
+            "direction": -1 if start.get("direction") == "counterclockwise" else 1,
+            "turns_done": start.get("turns_done", 0), "extra_turn": bool(start.get("extra_turn", False)),
+        }
+        if "to_move" in start:
+            pos["to_move"] = str(self.index[start["to_move"]])
+        if "starter" in start:
+            pos["starter"] = str(self.index[start["starter"]])
+        return pos
 
-    def step(self, n: int, raw: Any) -> dict:
-        place = f"step {n}"
-        step = dict(check_keys(raw, place=place, allowed=STEP_KEYS, required=("phase",)))
-        step["index"] = n
-        step["kind"], step["number"] = parse_phase_label(step["phase"], place=f"{place}, key phase",
-                                                         kinds=("doppelganger", "night", "day"))
-        if "dice" in step:
-            step["dice"] = parse_dice(step["dice"], place=f"{place}, key dice")
-        for i, action in enumerate(step.get("actions") or [], 1):
-            a = check_keys(action, place=f"{place}, action {i}", allowed=ACTION_KEYS, required=("player",))
-            self.player(a["player"], f"{place}, action {i}, key player")
-            if "role" in a and self.role(a["role"], f"{place}, action {i}, key role") != self.cards[a["player"]]:
-                raise ScenarioError(f"{place}, action {i}, key role",
-                                    f"{a['player']} was dealt {self.cards[a['player']]}, not {a['role']}")
-            if "then" in a:
-                check_keys(a["then"], place=f"{place}, action {i}, key then", allowed=THEN_KEYS)
-        for i, vote in enumerate(step.get("votes") or [], 1):
-            v = check_keys(vote, place=f"{place}, vote {i}", allowed=VOTE_KEYS, required=VOTE_KEYS)
-            self.player(v["player"], f"{place}, vote {i}, key player")
-            self.player(v["for"], f"{place}, vote {i}, key for")
-        expect = check_keys(step.get("expect") or {}, place=f"{place}, key expect", allowed=EXPECT_KEYS)
-        for key in ("private_log", "private_log_excludes", "final_cards"):
-            for name in expect.get(key) or {}:
-                self.player(name, f"{place}, expect.{key}")
-        for name in (expect.get("dead") or []) + (expect.get("winners") or []):
-            self.player(name, f"{place}, expect")
-        for i, r in enumerate(expect.get("rejected") or [], 1):
-            check_keys(r, place=f"{place}, expect.rejected[{i}]", allowed=REJECTED_KEYS, required=("player",))
-        step["expect"] = expect
-        return step
-
-    # -- building and playing ------------------------------------------------------------------------------
-    def build(self) -> Game:
-        master = scenario_user(MASTER_USERNAME, "Scenario master", host=True)
-        options = {**self.options, "deal": [self.cards[n] for n in self.names] + self.center}
+    # -- the game ---------------------------------------------------------------------------------------------
+    def build(self):
+        self.master = scenario_user(MASTER_USERNAME, "Scenario master", host=True)
+        options = {**self.options, "deal": [p["entity"] for p in self.players], "position": self.position}
         try:
-            game = core.game_create(master=master, module="onuw", title=str(self.data.get("title") or
-                                                                            f"Scenario: {self.name}")[:200],
-                                    description=str(self.data.get("description") or
-                                                    f"Built by manage.py gm_scenario from {self.name}."),
-                                    options=options, rng_seed=self.seed)
-            core.game_open_signup(game=game, actor=master)
+            game = core.game_create(master=self.master, module="bloodwood", title=self.title, options=options,
+                                    rng_seed=self.seed)
+            core.game_open_signup(game=game, actor=self.master)
             for i, name in enumerate(self.names, 1):
-                core.seat_join(game=game, user=scenario_user(unique_username(f"scn-{i}"), name), display_name=name)
-            core.game_start(game=game, actor=master)
-        except ServiceError as exc:
-            raise ScenarioError("players", str(exc)) from None
+                core.seat_join(game=game, user=scenario_user(unique_username(f"bw-{i}"), name), display_name=name)
+            core.game_start(game=game, actor=self.master)
+        except core.ServiceError as exc:
+            raise ScenarioError("options", str(exc)) from None
         game.refresh_from_db()
         self.game = game
-        self.master = master
         self.seats = {s.display_name: s for s in game.seats.select_related("user")}
-        self.ids = {name: s.pk for name, s in self.seats.items()}
+        self.by_id = {str(s.pk): name for name, s in self.seats.items()}
         return game
 
-    def payload(self, body: Mapping[str, Any]) -> dict:
-        out: dict[str, Any] = {}
-        for key, value in body.items():
-            if key in ("look", "swap"):
-                out[key] = [self.ids.get(v, v) for v in (value if isinstance(value, list) else [value])]
-            elif key in ("swap_with", "copy", "take"):
-                out[key] = self.ids.get(value, value)
-        return out
+    def step_kind(self, step: Mapping[str, Any]) -> str:
+        return STEP_MOVE
 
-    def step_phase(self, step: dict) -> tuple[str, int]:
-        return step["kind"], step["number"]
+    def step_phase(self, step: Mapping[str, Any]) -> None:
+        return None
 
-    def play_phase(self, step: dict) -> Played:
-        """ON-14: a ``night`` step while the doppelganger step is open plays that step first (his ``copy``), then
-        the night."""
-        phase = self.open_phase()
+    def payload(self, step: Mapping[str, Any], phase: Phase | None) -> dict:
+        line = step["line"]
+        name = step["player"]
+        if line == "play":
+            payload: dict[str, Any] = {"move": "play", "card": step["play"]}
+            if "target" in step:
+                payload["target"] = self.seats[step["target"]].pk
+            return payload
+        if line == "discard":
+            cards = [step["discard"]] if isinstance(step["discard"], str) else list(step["discard"] or [])
+            open_step = (self.game.state or {}).get("step") or {}
+            if open_step.get("kind") == "discard" and str(self.seats[name].pk) in open_step.get("actors", []):
+                return {"discard": cards}
+            return {"move": "discard", "cards": cards}
+        if line == "give":
+            return {"give": step["give"]}
+        if line == "keep":
+            return {"keep": list(step["keep"] or [])}
+        return {"refill": {"day": step["refill"].get("day", 0), "night": step["refill"].get("night", 0)}}
+
+    def play_move(self, step: Mapping[str, Any]) -> Played:
         played = Played()
-        actions = step.get("actions") or []
-        if phase is not None and phase.kind == "doppelganger" and step["kind"] == "night":
-            for a in actions:  # ON-14: the runner plays the doppelganger step itself
-                if "copy" in a:
-                    self.submit(phase, a["player"], self.payload({"copy": a["copy"]}), played.refused)
-            played.phases.append(self.resolve(phase))
-        phase = self.expect_open(step)
-        self.fix_dice(phase, step)
-        played.refused += self.submit_step(phase, step)
-        played.phases.append(self.resolve(phase))
+        line = step["line"]
+        phase = self.open_phase()
+        self.game.refresh_from_db()
+        if line is None:
+            return played
+        if line == "deadline":
+            if phase is None:
+                raise ScenarioError(f"step {step['index']}", "no step is open (the game is over)")
+            played.phases.append(resolve_at_deadline(phase))
+            self.follow(played)
+            return played
+        user = self.seats[step["player"]].user
+        moment = phase.opens_at if phase is not None else None
+        clock = (lambda: moment) if moment is not None else None
+        kwargs = {"clock": clock} if clock else {}
+        try:
+            if line == "declare":
+                services.declare(game=self.game, user=user, named=[self.seats[n].pk for n in step["declare"]],
+                                 **kwargs)
+                if phase is not None:
+                    played.phases.append(phase)
+                return played
+            if line == "react":
+                services.react(game=self.game, user=user, answer=step["react"], **kwargs)
+            else:
+                services.submit_line(game=self.game, user=user, payload=self.payload(step, phase), **kwargs)
+        except core.ServiceError as exc:
+            played.refused.append({"player": step["player"], "code": exc.code, "message": str(exc)})
+            if phase is not None:
+                self.close_if_due(phase, played)
+            return played
+        if phase is not None:
+            self.close_if_due(phase, played)
         return played
 
-    def submit_step(self, phase: Phase, step: dict) -> list[dict]:
-        refused: list[dict] = []
-        for a in step.get("actions") or []:
-            if phase.kind == "doppelganger":
-                body = {"copy": a["copy"]} if "copy" in a else {k: v for k, v in a.items() if k in THEN_KEYS}
-            else:
-                body = a.get("then") if "copy" in a else {k: v for k, v in a.items() if k in THEN_KEYS}
-            if body:  # roles that only look take no parameters: nothing to order
-                self.submit(phase, a["player"], self.payload(body), refused)
-        for v in step.get("votes") or []:
-            self.submit(phase, v["player"], {"vote": self.ids[v["for"]]}, refused)
-        return refused
+    def close_if_due(self, phase: Phase, played: Played) -> None:
+        """Resolve ``phase`` when the core brought its deadline forward (every actor answered, BW-24)."""
+        phase.refresh_from_db()
+        if phase.status == Phase.Status.OPEN and phase.deadline <= phase.opens_at:
+            played.phases.append(resolve_at_deadline(phase))
+            self.follow(played)
 
-    # -- expectations --------------------------------------------------------------------------------------------
-    def check(self, step: dict, played: Played) -> None:
+    def follow(self, played: Played) -> None:
+        """Phases the engine resolved by itself after the last one (none today: every phase waits for a player)."""
+        self.game.refresh_from_db()
+
+    # -- expectations ---------------------------------------------------------------------------------------------
+    def check(self, step: Mapping[str, Any], played: Played) -> None:
         expect = step["expect"]
-        refused = played.refused
-        entries = list(LogEntry.objects.filter(game=self.game).select_related("game").order_by("created_at", "id"))
-        state = self.game.state
-        names = {str(pk): name for name, pk in self.ids.items()}
+        self.game.refresh_from_db()
+        state = self.game.state or {}
         if "rejected" in expect:
-            for item in expect["rejected"]:
-                if not any(r["player"] == item["player"] and item.get("reason", "") in r["message"]
-                           for r in refused):
-                    self.fail(step, "rejected", item, refused)
+            self.check_rejected(step, played, expect["rejected"])
         else:
-            self.check_refused(step, refused)
+            self.check_refused(step, played.refused, key="line of {player}")
+        sid = {name: str(seat.pk) for name, seat in self.seats.items()}
+        for name, exp in (expect.get("players") or {}).items():
+            s = sid[name]
+            actual = {
+                "dna": state["dna"][s], "hand_count": len(state["hands"][s]), "curse_mark": state["curse"].get(s, 0),
+                "chains": s in state["chains"], "tranquilizer": s in state["tranq"], "in_game": s in state["order"],
+            }
+            for key, want in exp.items():
+                if key == "hand":
+                    if Counter(state["hands"][s]) != Counter(want or []):
+                        self.fail(step, f"players.{name}.hand", want, state["hands"][s])
+                elif key == "confessed_to":
+                    got = sorted(self.by_id[x] for x in state["confessed"].get(s, []))
+                    if got != sorted(want or []):
+                        self.fail(step, f"players.{name}.confessed_to", want, got)
+                elif actual[key] != want:
+                    self.fail(step, f"players.{name}.{key}", want, actual[key])
+        simple = {
+            "phase": state.get("phase"),
+            "to_move": self.by_id.get(state.get("to_move") or "") if not state.get("over") else None,
+            "direction": "clockwise" if state.get("direction", 1) == 1 else "counterclockwise",
+            "starter": self.by_id.get(state.get("starter") or ""), "turns_done": state.get("turns_done"),
+            "extra_turn": bool(state.get("extra_turn")),
+            "discard_top": (state.get("discard") or [None])[0], "discard_count": len(state.get("discard") or []),
+            "discard": list(state.get("discard") or []),
+            "winner": state.get("winner") if state.get("over") else None,
+        }
+        for key, actual_value in simple.items():
+            if key in expect and expect[key] != actual_value:
+                self.fail(step, key, expect[key], actual_value)
+        if "winners" in expect:
+            got = sorted(self.by_id[s] for s in state.get("winners") or [])
+            if got != sorted(expect["winners"] or []):
+                self.fail(step, "winners", expect["winners"], got)
+        if "deck_counts" in expect:
+            for kind, n in expect["deck_counts"].items():
+                if len(state["decks"][kind]) != n:
+                    self.fail(step, f"deck_counts.{kind}", n, len(state["decks"][kind]))
+        if "decks" in expect:
+            for kind, cards in expect["decks"].items():
+                if list(state["decks"][kind]) != list(cards):
+                    self.fail(step, f"decks.{kind}", cards, state["decks"][kind])
+        if "awaiting" in expect:
+            want = expect["awaiting"] or {}
+            open_step = state.get("step") or {}
+            kind = open_step.get("kind") if not state.get("over") else None
+            waiting = []
+            phase = self.open_phase()
+            if kind and phase is not None:
+                answered = set(phase.orders.values_list("seat_id", flat=True))
+                waiting = sorted(self.by_id[a] for a in open_step["actors"] if int(a) not in answered)
+            actual = {"step": kind or "none", "players": waiting}
+            if want.get("step") != actual["step"] or ("players" in want and sorted(want["players"] or []) != waiting):
+                self.fail(step, "awaiting", want, actual)
+        entries = list(LogEntry.objects.filter(game=self.game, phase__in=[p.pk for p in played.phases])
+                       .select_related("game").order_by("pk")) if played.phases else []
+        public = [e for e in entries if e.visibility == "public"]
+        if "public_log_contains" in expect:
+            self.check_log(step, "public_log_contains", public, expect["public_log_contains"])
+        if "public_log_excludes" in expect:
+            self.check_log(step, "public_log_excludes", public, expect["public_log_excludes"], wanted=False)
         for key, wanted in (("private_log", True), ("private_log_excludes", False)):
             for name, needles in (expect.get(key) or {}).items():
-                mine = [e for e in entries if e.visibility == "seat" and e.seat_id == self.ids[name]]
+                mine = [e for e in entries if e.visibility == "seat" and e.seat_id == self.seats[name].pk]
                 self.check_log(step, f"{key}.{name}", mine, needles, wanted=wanted)
-        public = [e for e in entries if e.visibility == "public"]
-        for key, wanted in (("public_log_contains", True), ("public_log_excludes", False)):
-            self.check_log(step, key, public, expect.get(key) or [], wanted=wanted)
-        if "final_cards" in expect:
-            actual = {name: state["cards"][str(self.ids[name])] for name in expect["final_cards"]}
-            if actual != expect["final_cards"]:
-                self.fail(step, "final_cards", expect["final_cards"], actual)
-        if "final_center" in expect and state["center"] != expect["final_center"]:
-            self.fail(step, "final_center", expect["final_center"], state["center"])
-        if "dead" in expect:
-            dead = sorted(s.display_name for s in Seat.objects.filter(game=self.game, alive=False))
-            if dead != sorted(expect["dead"]):
-                self.fail(step, "dead", sorted(expect["dead"]), dead)
-        outcome = self.game.outcome or {}
-        if "winners" in expect:
-            actual = sorted(names[str(s)] for s in outcome.get("winning_seats", []))
-            if actual != sorted(expect["winners"]):
-                self.fail(step, "winners", sorted(expect["winners"]), actual)
-        if "winning_teams" in expect and sorted(outcome.get("winners", [])) != sorted(expect["winning_teams"]):
-            self.fail(step, "winning_teams", sorted(expect["winning_teams"]), sorted(outcome.get("winners", [])))
-        if "next_phase" in expect:
-            phase = self.open_phase()
-            actual = phase_label(phase) if phase else "none"
-            if actual != expect["next_phase"]:
-                self.fail(step, "next_phase", expect["next_phase"], actual)
+
+    def check_rejected(self, step: Mapping[str, Any], played: Played, want: Any) -> None:
+        refused = played.refused
+        if want is False:
+            self.check_refused(step, refused, key="line of {player}")
+            return
+        if not refused:
+            self.fail(step, "rejected", want, "accepted")
+            return
+        if want is True:
+            return
+        r = refused[0]
+        if r.get("code") != want and str(want) not in r["message"]:
+            self.fail(step, "rejected", want, f"{r.get('code')}: {r['message']}")
+
+
+def engine_seat(i: int, name: str):
+    from gm.core.engine import SeatInfo
+
+    return SeatInfo(i + 1, name, i)
 
 
 def run(data: Mapping[str, Any], *, name: str = "scenario") -> ScenarioRun:
-    """Run one ONUW scenario (the parsed file; ``name`` titles the game) inside the caller's transaction. Returns
-    the game and the failed expectations; raises :class:`ScenarioError` for an invalid file."""
-    return _Runner.runner(data, name=name)
+    """Run one ``bloodwood`` scenario inside the caller's transaction."""
+    return BloodwoodRunner.runner(data, name=name)

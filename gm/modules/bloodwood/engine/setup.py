@@ -206,37 +206,50 @@ def apply_position(state: State, position: Mapping[str, Any], rng: random.Random
     """The master's set-up override (scenario files, BW-22g): ``position`` puts a whole table on the board —
     ``entities`` (seat order), ``dna``, ``hands``, ``curse`` (seat → turns left), ``chains``, ``tranq``,
     ``confessed`` (seat → seats), ``decks`` (``day``/``night`` top first), ``discard`` (top first), ``phase``,
-    ``to_move``, ``direction`` (1/-1), ``starter``, ``turns_done``, ``extra_turn``. Seats are seat ids (strings).
-    Raises :class:`RuleViolation` for a shape that is not a table (wrong deck, bad DNA, a hand above 4, a Curse Mark on
-    a permanent player, more copies than the box)."""
+    ``to_move``, ``direction`` (1/-1), ``starter``, ``turns_done``, ``extra_turn``. Seats are named by their seat
+    number (``1`` = the first seat), as strings or ints. Raises :class:`RuleViolation` for a shape that is not a
+    table (wrong deck, bad DNA, a hand above 4, a Curse Mark on a permanent player, more copies than the box, a
+    start that is not a position of BW-7a)."""
     errors: list[str] = []
     order = state["order"]
+
+    def ref(value: Any) -> str:
+        try:
+            return order[int(value) - 1]
+        except (TypeError, ValueError, IndexError):
+            errors.append(f"no seat {value!r}")
+            return order[0]
+
     if "entities" in position:
         ents = list(position["entities"])
-        check_deal(ents, leaders=any(e in LEADERS for e in ents) or len(ents) % 2 == 1)
-        state["entities"] = dict(zip(order, ents, strict=True))
-    for sid, value in (position.get("dna") or {}).items():
+        try:
+            check_deal(ents, leaders=any(e in LEADERS for e in ents) or len(ents) % 2 == 1)
+        except RuleViolation:
+            errors.append("entities that do not make the teams of BW-3a")
+        else:
+            state["entities"] = dict(zip(order, ents, strict=True))
+    for key, value in (position.get("dna") or {}).items():
         if value not in DNA:
             errors.append(f"dna {value!r}")
-        state["dna"][str(sid)] = value
-    for sid, cards in (position.get("hands") or {}).items():
+        state["dna"][ref(key)] = value
+    for key, cards in (position.get("hands") or {}).items():
         if len(cards) > HAND:
             errors.append("a hand of more than 4 cards")
-        state["hands"][str(sid)] = list(cards)
-    state["curse"] = {str(k): int(v) for k, v in (position.get("curse") or {}).items() if int(v)}
+        state["hands"][ref(key)] = list(cards)
+    state["curse"] = {ref(k): int(v) for k, v in (position.get("curse") or {}).items() if int(v)}
     if any(state["dna"].get(s) == "permanent" for s in state["curse"]):
         errors.append("a Curse Mark on a permanently mutated player")
     if any(not 1 <= v <= 2 for v in state["curse"].values()):
-        errors.append("a Curse Mark count outside 1–2")
-    state["chains"] = [str(s) for s in position.get("chains") or []]
-    state["tranq"] = [str(s) for s in position.get("tranq") or []]
-    for sid, to in (position.get("confessed") or {}).items():
-        state["confessed"][str(sid)] = [str(x) for x in to]
+        errors.append("a Curse Mark count outside 0–2")
+    state["chains"] = [ref(s) for s in position.get("chains") or []]
+    state["tranq"] = [ref(s) for s in position.get("tranq") or []]
+    for key, to in (position.get("confessed") or {}).items():
+        state["confessed"][ref(key)] = [ref(x) for x in to]
     decks = position.get("decks") or {}
     state["decks"] = {"night": list(decks.get("night") or []), "day": list(decks.get("day") or [])}
     for kind, cards in state["decks"].items():
         for card in cards:
-            if card not in CARDS or deck_of(state["data"], card) not in (kind, "special"):
+            if card in CARDS and deck_of(state["data"], card) not in (kind, "special"):
                 errors.append(f"{card!r} in the {kind} deck")
     state["discard"] = list(position.get("discard") or [])
     counts: Counter[str] = Counter()
@@ -251,9 +264,11 @@ def apply_position(state: State, position: Mapping[str, Any], rng: random.Random
         elif n > int(state["data"]["cards"][card]["copies"]):
             errors.append(f"more than {state['data']['cards'][card]['copies']} × {card}")
     state["phase"] = position.get("phase", "day")
-    state["direction"] = int(position.get("direction", 1))
-    state["to_move"] = str(position.get("to_move", order[0]))
-    state["starter"] = str(position.get("starter", state["to_move"]))
+    if state["phase"] not in ("day", "night"):
+        errors.append(f"phase {state['phase']!r}")
+    state["direction"] = 1 if int(position.get("direction", 1)) >= 0 else -1
+    state["to_move"] = ref(position.get("to_move", 1))
+    state["starter"] = ref(position["starter"]) if "starter" in position else state["to_move"]
     state["turns_done"] = int(position.get("turns_done", 0))
     state["extra_turn"] = bool(position.get("extra_turn", False))
     idx = order.index(state["starter"]) + state["direction"] * state["turns_done"]
