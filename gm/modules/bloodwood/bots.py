@@ -1,11 +1,10 @@
-"""ONUW's playtest bots (``OnuwModule.bot_policy``, ``manage.py gm_playtest --game onuw``): each bot joins over the
-core's join API, and in every phase picks one of the choices ``GET /api/games/<id>/order-options/`` offers (the
-doppelganger's copy, the night action of its role, the day vote) and sends it to the orders API.
+"""Bloodwood's playtest bots (``BloodwoodModule.bot_policy``, ``manage.py gm_playtest --game bloodwood``): each bot
+joins over the core's join API and, in every step it is an actor of, picks one of the whole lines
+``GET /api/games/<id>/order-options/`` offers (a move, an answer, a Leshy discard, a give, a keep, a refill) and
+sends it to the orders API; the step closes as soon as every actor has answered (BW-24).
 
-To exercise the refusals a bot sometimes misbehaves on purpose — an illegal order first (an unknown field, itself as
-the target, a center card that does not exist), an order after the deadline — and checks that the site refuses it
-with a reason; it sometimes changes its mind and sometimes misses a deadline (a missed night does nothing, ON-4; a
-missed vote is no vote, ON-6).
+To exercise the refusals a bot sometimes sends an illegal line first (a card it does not hold, itself as the target)
+and checks that the site refuses it; it sometimes misses a step (BW-24b's defaults apply at the deadline).
 """
 from __future__ import annotations
 
@@ -14,29 +13,18 @@ from typing import Any
 from gm.core.playtest.client import Client
 from gm.core.playtest.policy import Policy
 
-#: The probabilities of the bots' misbehaviour (per bot and phase).
-CHANCES = {
-    "miss": 0.1,  # send nothing this phase
-    "late": 0.05,  # send the order after the deadline
-    "illegal": 0.25,  # send an illegal order first
-    "change_mind": 0.3,  # send another choice later in the phase
-}
+CHANCES = {"miss": 0.05, "illegal": 0.2}
 
 
-class OnuwBot(Client):
-    """One ONUW player choosing among the offered orders."""
+class BloodwoodBot(Client):
+    """One Bloodwood player choosing among the offered lines."""
 
     chances = CHANCES
 
     def play_phase(self, *, kind: str, ordinal: int, deadline: float, phase_id: int) -> None:
-        """One phase: maybe nothing, maybe too late, maybe an illegal order first; then a random offered choice,
-        perhaps changed later."""
-        self.sleep_into(deadline, 0.25)
+        """One step: maybe nothing (the default applies), maybe an illegal line first; then a random offered line."""
         if self.chance("miss"):
-            self.tally.count("missed phase")
-            return
-        if self.chance("late"):
-            self.late_order(ordinal, deadline, phase_id)
+            self.tally.count("missed step")
             return
         options = self.order_options()
         if not options or not options.get("choices"):
@@ -45,42 +33,32 @@ class OnuwBot(Client):
         if self.chance("illegal"):
             self.illegal(options)
         self.send_order(options["phase"], self.rng.choice(options["choices"])["payload"])
-        if len(options["choices"]) > 1 and self.chance("change_mind"):
-            self.sleep_into(deadline, 0.6)
-            options = self.order_options()
-            if options and options.get("choices"):
-                self.send_order(options["phase"], self.rng.choice(options["choices"])["payload"], "changed order")
 
     def illegal(self, options: dict) -> None:
-        """One deliberately illegal order, made from a legal one."""
+        """One deliberately illegal line, made from a legal one."""
         payload = dict(self.rng.choice(options["choices"])["payload"])
-        key = next(iter(payload))
-        menu: list[tuple[str, Any]] = [("order: unknown field", {**payload, "extra": 1})]
-        if key in ("vote", "swap_with", "copy") and self.seat_id:
-            menu.append(("order: self target", {key: self.seat_id}))
-        if key in ("take", "look"):
-            menu.append(("order: no such center card", {key: "center9" if key == "take" else ["center9"]}))
+        menu: list[tuple[str, Any]] = [("line: unknown shape", {"nothing": 1})]
+        if payload.get("move") == "play":
+            menu.append(("line: card not in hand", {**payload, "card": "no_such_card"}))
+        if "target" in payload and self.seat_id:
+            menu.append(("line: self target", {**payload, "target": self.seat_id}))
         what, body = self.rng.choice(menu)
         self.expect_refusal(what, "POST", "/api/games/<id>/orders/", {"phase": options["phase"], "payload": body})
 
 
-class OnuwPolicy(Policy):
-    """ONUW with the recommended roles for the table (ON-2); every phase lasts ``deadline`` seconds."""
+class BloodwoodPolicy(Policy):
+    """Bloodwood for 5–12 bots; every step lasts ``deadline`` seconds."""
 
-    bot_class = OnuwBot
-    min_players = 3
-    max_players = 10
-    default_players = 5
-    death_kinds = ("onuw.died", "onuw.hunter_shot")
+    bot_class = BloodwoodBot
+    min_players = 5
+    max_players = 12
+    default_players = 6
 
     def create_game(self, *, master: Any, title: str, seed: int, deadline: float, players: int) -> Any:
         from gm.core import services
 
-        game = services.game_create(master=master, module="onuw", title=title, rng_seed=seed,
-                                    durations={"doppelganger": deadline, "night": deadline, "day": deadline})
+        kinds = ("turn", "reaction", "discard", "give", "keep", "refill")
+        game = services.game_create(master=master, module="bloodwood", title=title, rng_seed=seed,
+                                    durations={k: deadline for k in kinds})
         services.game_open_signup(game=game, actor=master)
         return game
-
-    def death_name(self, data: dict) -> str:
-        """The dead player of an ``onuw.died`` entry (its ``names`` carry the seat's name)."""
-        return str((data.get("names") or {}).get(str(data.get("seat")), "?"))
