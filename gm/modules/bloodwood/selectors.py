@@ -18,7 +18,7 @@ from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
 from . import engine
-from .texts import NEED, NEED_DONE, STEP_NAMES, card_name, refusal_text
+from .texts import NEED, NEED_DONE, STEP_NAMES, card_name, entity_name, refusal_text
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "game.yaml"
 
@@ -81,7 +81,8 @@ def table_context(viewer: visibility.Viewer) -> dict:
             "tranq": sid in (state.get("tranq") or []), "cards": counts.get(sid, 0),
             "to_move": sid == state.get("to_move"), "acting": sid in actors,
             "confessed_to": [names.get(t, t) for t in (state.get("confessed") or {}).get(sid, [])],
-            "angle": round(360 * i / n), "entity": (state.get("entities") or {}).get(sid, ""),
+            "angle": round(360 * i / n), "entity": entity_name((state.get("entities") or {}).get(sid, "")) if (
+                state.get("entities") or {}).get(sid) else "",
         })
     decks = state.get("deck_counts") or {k: len(v) for k, v in (state.get("decks") or {}).items()}
     return {"seats": seats, "phase": state.get("phase"), "direction": state.get("direction", 1),
