@@ -105,7 +105,7 @@ def test_BW_22_declaration_ends_the_game_and_reveals_everything(game):
     assert game.status == Game.Status.FINISHED
     assert game.outcome["winners"] == ["werewolves"]  # the enemies were pure: a wrong declaration
     page = client_for(None).get(game.get_absolute_url()).content.decode()
-    assert "the_alpha" in page  # the end reveals the entities (BW-22e)
+    assert "The Alpha" in page  # the end reveals the entities (BW-22e)
 
 
 def test_order_options_offer_only_legal_lines(game):
@@ -132,3 +132,18 @@ def test_demo_game_is_built(master, make_user):
     g.refresh_from_db()
     assert g.status == Game.Status.RUNNING and g.state["phase"] == "night"
     assert MODULE.demo_games() == demo.GAMES
+
+
+def test_BW_26_the_api_refuses_with_the_code_rule_and_message(game):
+    client = client_for(game.users[1], language="ru")
+    status, body = api(client, "post", f"/api/games/{game.pk}/bw/line/",
+                       {"payload": {"move": "play", "card": "keys", "target": 1}})
+    assert status == 400 and body["code"] == "not_your_turn"
+    assert body["details"][0]["rule"] == "BW-26" and "участник" in body["details"][0]["message"]
+    status, body = api(client, "post", f"/api/games/{game.pk}/bw/react/", {"react": "amulet"})
+    assert status == 400 and body["code"] == "no_attack"
+    status, body = api(client_for(game.users[0]), "post", f"/api/games/{game.pk}/bw/declare/", {"declare": []})
+    assert status == 400 and body["code"] == "bad_declaration"
+    status, body = api(client_for(game.users[0]), "post", f"/api/games/{game.pk}/bw/line/",
+                       {"payload": {"move": "play", "card": "leshy"}})
+    assert status == 200 and body == {"ok": True, "over": False}
