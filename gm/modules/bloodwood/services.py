@@ -81,11 +81,33 @@ def react(*, game: Game, user, answer: Any, phase_id: Any = None, clock=timezone
     try:
         engine.validate_react(game.state or {}, str(seat.pk), {"react": answer})
     except engine.BwError as exc:
-        raise refusal(exc) from None
+        err = refusal(exc)
+        state = game.state or {}
+        if ((state.get("options") or {}).get("inattention") and exc.code in engine.INATTENTION_ANSWER
+                and answer in ("amulet", "mirror") and answer in state["hands"].get(str(seat.pk), [])):
+            _answer_penalty(game=game, seat=seat, card=answer, clock=clock)
+        raise err from None
     phase = core.phase_named(game=game, phase_id=phase_id) if phase_id else _open(game)
     if phase is None:
         raise refusal(engine.BwError("no_attack"))
     return core.order_submit(phase=phase, user=user, payload={"react": answer}, clock=clock)
+
+
+def _answer_penalty(*, game: Game, seat: Seat, card: str, clock) -> None:
+    """The inattention penalty of a refused answer (BW-23a): the card is lost, nothing else happens. Written in its
+    own transaction with the open step locked, so the refusal raised afterwards does not undo it."""
+    with transaction.atomic():
+        phase = (Phase.objects.select_for_update(of=("self",)).filter(game_id=game.pk)
+                 .exclude(status=Phase.Status.RESOLVED).first())
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        state = copy.deepcopy(locked.state or {})
+        if phase is None or card not in state["hands"].get(str(seat.pk), []):
+            return
+        evs = engine.penalty_card(state, str(seat.pk), card)
+        locked.state = state
+        now = clock()
+        core.log_write([core.log_entry(locked, phase, e, now) for e in engine.core_events(evs)])
+        locked.save(update_fields=["state"])
 
 
 def declare(*, game: Game, user, named: Any, clock=timezone.now) -> list[LogEntry]:

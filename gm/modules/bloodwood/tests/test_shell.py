@@ -147,3 +147,23 @@ def test_BW_26_the_api_refuses_with_the_code_rule_and_message(game):
     status, body = api(client_for(game.users[0]), "post", f"/api/games/{game.pk}/bw/line/",
                        {"payload": {"move": "play", "card": "leshy"}})
     assert status == 200 and body == {"ok": True, "over": False}
+
+
+def test_BW_23a_inattention_a_refused_answer_costs_the_card(master, make_user):
+    users = [make_user(f"in{i}") for i in range(5)]
+    g = core.game_create(master=master, module="bloodwood", title="BW",
+                         options={"position": POSITION, "inattention": True}, rng_seed=3)
+    core.game_open_signup(game=g, actor=master)
+    for i, u in enumerate(users):
+        core.seat_join(game=g, user=u, display_name=f"P{i + 1}")
+    core.game_start(game=g, actor=master)
+    g.refresh_from_db()
+    from .. import services
+
+    with pytest.raises(core.ServiceError) as exc:
+        services.react(game=g, user=users[1], answer="amulet")  # no attack waits: the Amulet is lost
+    assert exc.value.code == "no_attack"
+    g.refresh_from_db()
+    assert g.state["hands"][str(g.seats.get(position=1).pk)] == ["keys"]
+    assert g.state["discard"][0] == "amulet"
+    assert g.log_entries.filter(kind="bw.penalty").count() == 1
