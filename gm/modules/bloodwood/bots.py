@@ -13,7 +13,7 @@ from typing import Any
 from gm.core.playtest.client import Client
 from gm.core.playtest.policy import Policy
 
-CHANCES = {"miss": 0.05, "illegal": 0.2}
+CHANCES = {"miss": 0.05, "illegal": 0.2, "declare": 0.02}
 
 
 class BloodwoodBot(Client):
@@ -27,12 +27,21 @@ class BloodwoodBot(Client):
             self.tally.count("missed step")
             return
         options = self.order_options()
+        if options and options.get("may_declare") and self.chance("declare"):
+            self.declare(options)
+            return
         if not options or not options.get("choices"):
             self.tally.count("nothing to choose")
             return
         if self.chance("illegal"):
             self.illegal(options)
         self.send_order(options["phase"], self.rng.choice(options["choices"])["payload"])
+
+    def declare(self, options: dict) -> None:
+        """A declaration (BW-22) naming a random half of the others: it ends the game, right or wrong."""
+        others = [t["id"] for t in options.get("targets") or []]
+        named = self.rng.sample(others, max(1, len(others) // 2))
+        self.attempt("declaration", "POST", "/api/games/<id>/bw/declare/", {"declare": named})
 
     def illegal(self, options: dict) -> None:
         """One deliberately illegal line, made from a legal one."""
