@@ -241,7 +241,7 @@ class BloodwoodRunner(ScenarioRunner):
                 services.declare(game=self.game, user=user, named=[self.seats[n].pk for n in step["declare"]],
                                  **kwargs)
                 if phase is not None:
-                    played.phases.append(phase)
+                    self.close_if_due(phase, played)
                 return played
             if line == "react":
                 services.react(game=self.game, user=user, answer=step["react"], **kwargs)

@@ -4,8 +4,8 @@ answer to an attack, and a declaration (BW-6, BW-8, BW-13a–BW-15a, BW-6b, BW-2
 Every line is first checked by the engine against the game as it is, whoever sends it and whatever step is open, so
 a refusal carries BW-26's code (``ServiceError.code``), rule ID and message; an accepted line goes into the open step
 through the core's ``order_submit`` (which checks it again under the phase lock, and closes the step at once when
-every actor has answered: ``GameModule.phase_complete``). A declaration ends the game outside any resolution, as the
-core's ``game_finish`` allows, with the open step locked.
+every actor has answered: ``GameModule.phase_complete``). A declaration is checked at once and closes the open step
+at once the same way (its deadline brought forward), so the game ends inside a resolution, exactly once.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from gm.core import services as core
 from gm.core.engine import PhaseInfo
-from gm.core.models import Game, LogEntry, Order, Phase, Seat
+from gm.core.models import Game, Order, Phase, Seat
 
 from . import engine
 from .texts import refusal_text
@@ -110,32 +110,32 @@ def _answer_penalty(*, game: Game, seat: Seat, card: str, clock) -> None:
         locked.save(update_fields=["state"])
 
 
-def declare(*, game: Game, user, named: Any, clock=timezone.now) -> list[LogEntry]:
-    """A declaration of the end (BW-22, BW-22b): ``named`` are seat ids. Judged at once against the game as it is,
-    with the open step locked; the game ends (the open step is closed unresolved) and the declaration and result
-    lines are written. Raises ``ServiceError`` (``game_over``, ``mutated``, ``bad_declaration``)."""
+def declare(*, game: Game, user, named: Any, clock=timezone.now) -> Phase:
+    """A declaration of the end (BW-22, BW-22b): ``named`` are seat ids. Checked at once against the game as it is
+    (``game_over``, ``mutated``, ``bad_declaration``: ``ServiceError`` with that code, nothing saved); accepted, it is
+    kept in the state and the open step's deadline is brought forward to now, so the step resolves at once through
+    the deadline machinery (exactly once, like a step whose actors have all answered), judging the declaration
+    before anything else. Returns the open step (the phase that will resolve)."""
     with transaction.atomic():
         phase = (Phase.objects.select_for_update(of=("self",)).select_related("game").filter(game_id=game.pk)
                  .exclude(status=Phase.Status.RESOLVED).first())
         game = Game.objects.select_for_update().get(pk=game.pk)
         seat = _seat(game, user)
         state = copy.deepcopy(game.state or {})
-        if phase is None or game.is_over:
+        if phase is None or game.is_over or phase.status != Phase.Status.OPEN:
             raise refusal(engine.BwError("game_over"))
         try:
-            evs = engine.declare(state, str(seat.pk), named)
+            engine.pend_declaration(state, str(seat.pk), named)
         except engine.BwError as exc:
             raise refusal(exc) from None
         now = clock()
         game.state = state
-        entries = [core.log_entry(game, phase, e, now) for e in engine.core_events(evs)]
-        entries.append(core.game_finish(game=game, outcome=engine.outcome(state), phase=phase, now=now))
-        core.log_write(entries)
-        game.save(update_fields=["state", "status", "finished_at", "outcome"])
-        from gm.core.tasks import phase_notify_task
-
-        phase_notify_task.delay_on_commit(phase.pk)
-    return entries
+        game.save(update_fields=["state"])
+        if game.paused_at is None and phase.deadline > now:
+            Phase.objects.filter(pk=phase.pk, status=Phase.Status.OPEN).update(deadline=now)
+            phase.deadline = now
+            core.schedule_deadline(phase, now=now)
+    return phase
 
 
 def phase_info(phase: Phase) -> PhaseInfo:

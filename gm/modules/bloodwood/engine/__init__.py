@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .cards import apply_effect, keep_rest
 from .decks import default_split, draw, number_due, rebuild, split_possible
-from .declare import declare, judge, master_end
+from .declare import declare, judge, master_end, pend_declaration
 from .markers import bite, count_mark, lay_mark, make_permanent
 from .orders import (
     card_refusal,
@@ -80,7 +80,8 @@ __all__ = [
     "SPECIAL_CARDS", "STEPS", "TARGETED", "TEAMS", "TEAM_OF", "BwError", "Ev", "SeatData", "State", "Step",
     "apply_effect", "bite", "card_refusal", "check_deal", "close_step", "core_events", "count_mark", "declare",
     "default_split", "draw", "judge", "keep_due", "keep_rest", "lay_mark", "legal_targets", "make_permanent",
-    "master_end", "next_spec", "number_due", "outcome", "own_seat_data", "penalty_card", "phase_complete",
+    "master_end", "pend_declaration", "next_spec", "number_due", "outcome", "own_seat_data", "penalty_card",
+    "phase_complete",
     "playable", "rebuild", "resolve", "seat_order", "setup",
     "setup_checked", "validate_order", "split_possible", "start_game", "target_refusal",
     "team_sizes", "validate_declaration", "validate_options", "validate_react", "validate_step", "view",

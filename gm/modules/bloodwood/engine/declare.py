@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .orders import validate_declaration
-from .state import TEAMS, Ev, State, team_of
+from .state import TEAMS, BwError, Ev, State, team_of
 
 
 def judge(state: State, declarer: str, named: Sequence[str]) -> tuple[bool, str]:
@@ -42,6 +42,19 @@ def declare(state: State, declarer: str, named: object) -> list[Ev]:
         Ev("bw.result", {"event": "end", "winner": winner, "winners": [names[s] for s in winners],
                          "text": ", ".join(names[s] for s in winners)}),
     ]
+
+
+def pend_declaration(state: State, declarer: str, named: object) -> dict:
+    """A declaration made now (BW-22b), checked at once (``game_over``, ``mutated``, ``bad_declaration``) and kept in
+    ``state["declaration"]`` until the open step closes, which it does at once: the step's resolution judges it
+    before anything else, so it is judged against the state at the moment it was made (nothing happens in between:
+    a pending declaration refuses every other declaration with ``game_over``). Returns the pending record."""
+    if state.get("declaration"):
+        raise BwError("game_over")
+    seats = validate_declaration(state, declarer, named)
+    record = {"player": declarer, "named": seats}
+    state["declaration"] = record
+    return record
 
 
 def master_end(state: State) -> list[Ev]:

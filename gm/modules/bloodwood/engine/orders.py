@@ -30,7 +30,7 @@ def _seat(state: State, value: Any) -> str | None:
 
 
 def _actor(state: State, sid: str, kind: str) -> None:
-    if state.get("over"):
+    if state.get("over") or state.get("declaration"):
         raise BwError("game_over")
     step = state.get("step") or {}
     if step.get("kind") != kind or sid not in (step.get("actors") or []):
@@ -166,7 +166,7 @@ def validate_react(state: State, sid: str, payload: Mapping[str, Any]) -> dict:
     """An answer (BW-8, BW-8d, BW-11a): ``{"react": "amulet" | "mirror" | "pass"}``, checked whoever sends it and
     whatever step is open: ``game_over``, ``tranquilized``, ``no_attack``, ``not_target``, ``not_in_hand``,
     ``chained``."""
-    if state.get("over"):
+    if state.get("over") or state.get("declaration"):
         raise BwError("game_over")
     answer = payload.get("react")
     if sid in state["tranq"]:
@@ -241,7 +241,7 @@ def validate_refill(state: State, sid: str, payload: Mapping[str, Any]) -> dict:
 def validate_declaration(state: State, sid: str, named: Any) -> list[str]:
     """A declaration (BW-22, BW-22b, BW-22f): ``game_over``, ``mutated`` (DNA not ``purity``), ``bad_declaration``
     (nobody named, the declarer, a player twice, not a player). Returns the named seat ids."""
-    if state.get("over"):
+    if state.get("over") or state.get("declaration"):
         raise BwError("game_over")
     if state["dna"][sid] != "purity":
         raise BwError("mutated")

@@ -21,6 +21,7 @@ from gm.core.engine import (
     SetupResult,
 )
 
+from .declare import declare
 from .orders import validate_step
 from .setup import apply_position, deal, setup_events, validate_options
 from .state import MAX_PLAYERS, MIN_PLAYERS, TEAM_OF, BwError, Ev, State, _, violation
@@ -61,17 +62,16 @@ def learned(seats: Iterable[SeatInfo], evs: Sequence[Ev]) -> dict[int, dict]:
 
 
 def next_spec(state: Mapping[str, Any]) -> PhaseSpec | None:
-    """The open step as the phase the core opens (BW-24, BW-24a): its kind, actors, and deadline from the game data
-    (``turn`` minutes for a turn, ``step`` minutes for the others; the options override them)."""
+    """The open step as the phase the core opens (BW-24, BW-24a): its kind and actors; its deadline is the options'
+    ``turn_minutes`` (a turn) or ``step_minutes`` (the other steps) when the master set them, else ``None``: the
+    game's duration for the kind, whose defaults are the game data's (turn 12 h, other steps 4 h)."""
     step = state.get("step")
     if not step or state.get("over"):
         return None
     options = state.get("options") or {}
-    deadlines = state["data"]["deadlines"]
-    minutes = options.get("turn_minutes", deadlines["turn"]) if step["kind"] == "turn" else \
-        options.get("step_minutes", deadlines["step"])
-    return PhaseSpec(step["kind"], max(1, int(state.get("turn_no", 1))), duration=int(minutes) * 60,
-                     actors=[int(a) for a in step["actors"]])
+    minutes = options.get("turn_minutes") if step["kind"] == "turn" else options.get("step_minutes")
+    return PhaseSpec(step["kind"], max(1, int(state.get("turn_no", 1))),
+                     duration=int(minutes) * 60 if minutes else None, actors=[int(a) for a in step["actors"]])
 
 
 def outcome(state: Mapping[str, Any]) -> Outcome | None:
@@ -111,7 +111,11 @@ def resolve(*, state: Mapping[str, Any], phase: PhaseInfo, seats: Sequence[SeatI
     new: State = copy.deepcopy(dict(state))  # type: ignore[assignment]
     actors = set((new.get("step") or {}).get("actors") or [])
     lines = {str(k): v for k, v in orders.items() if str(k) in actors}
-    evs = close_step(new, lines, rng) if new.get("step") and not new.get("over") else []
+    pending = new.pop("declaration", None)
+    if pending and not new.get("over"):
+        evs = declare(new, str(pending["player"]), pending["named"])  # BW-22b: before anything of the step
+    else:
+        evs = close_step(new, lines, rng) if new.get("step") and not new.get("over") else []
     return Resolution(dict(new), core_events(evs), seat_data=learned(seats, evs), next_phase=next_spec(new),
                       outcome=outcome(new))
 

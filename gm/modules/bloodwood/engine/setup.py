@@ -267,8 +267,9 @@ def apply_position(state: State, position: Mapping[str, Any], rng: random.Random
     if state["phase"] not in ("day", "night"):
         errors.append(f"phase {state['phase']!r}")
     state["direction"] = 1 if int(position.get("direction", 1)) >= 0 else -1
-    state["to_move"] = ref(position.get("to_move", 1))
-    state["starter"] = ref(position["starter"]) if "starter" in position else state["to_move"]
+    to_move = ref(position.get("to_move", 1))
+    state["to_move"] = to_move
+    state["starter"] = ref(position["starter"]) if "starter" in position else to_move
     state["turns_done"] = int(position.get("turns_done", 0))
     state["extra_turn"] = bool(position.get("extra_turn", False))
     idx = order.index(state["starter"]) + state["direction"] * state["turns_done"]

@@ -116,7 +116,8 @@ class State(TypedDict, total=False):
     whose mark reached them during their own turn, BW-10a), ``chains``, ``tranq``, ``confessed`` (seat → seats he
     confessed to, BW-20a), ``discard`` (top first), ``phase``, ``direction`` (1 clockwise, -1 counterclockwise),
     ``starter``, ``turns_done``, ``to_move``, ``extra_turn``, ``turn_no`` (turns started), ``step`` (the open step),
-    ``agenda`` (what the engine still does once the step closes), ``seq`` (steps opened), ``shuffle_seed`` and
+    ``agenda`` (what the engine still does once the step closes), ``seq`` (steps opened), ``declaration`` (a
+    declaration made and checked, judged when the open step closes at once, BW-22b), ``shuffle_seed`` and
     ``reshuffles`` (the game's RNG for rebuilt decks, BW-24d), ``over``, ``winner`` and ``winners``."""
 
     data: dict[str, Any]
@@ -144,6 +145,7 @@ class State(TypedDict, total=False):
     agenda: list[dict[str, Any]]
     seq: int
     hunted: list[str]
+    declaration: dict[str, Any] | None
     shuffle_seed: int
     reshuffles: int
     over: bool

@@ -68,6 +68,19 @@ def test_BW_22b_a_declaration_at_any_moment_judged_against_the_state_then():
     assert t.state["winner"] == "werewolves" and t.state["step"] is None
 
 
+def test_BW_22b_a_pending_declaration_is_judged_first_when_the_step_closes():
+    t = table(dna={"D": "mutated", "E": "mutated"}, hands={"A": ["bite", "bite"], "E": ["amulet"]},
+              start={"phase": "night"})
+    t.play("A", "bite", "E")
+    E.pend_declaration(t.state, sid("C"), [int(sid("D")), int(sid("E"))])
+    assert code_of(E.pend_declaration, t.state, sid("B"), [int(sid("D"))]) == "game_over"
+    assert code_of(t.check, "E", {"react": "pass"}) == "game_over"
+    t.resolve()  # the step closes at once: the declaration first, the bite never happens
+    assert t.state["winner"] == "vampires" and t.dna("E") == "mutated" and "declaration" not in t.state
+    assert [e.kind for e in t.events] == ["bw.declaration", "bw.result"]
+    assert t.result.outcome.winners == ["vampires"] and t.result.next_phase is None
+
+
 def test_BW_22c_no_automatic_end_when_a_team_is_fully_mutated():
     t = table(dna={"D": "mutated", "E": "mutated"}, hands={"A": ["vaccine", "bite"]}, decks={"day": ["thief"] * 4})
     t.send("A", {"move": "discard", "cards": ["bite"]})
@@ -107,7 +120,7 @@ def test_BW_22f_an_empty_declaration_the_declarer_or_a_player_twice_is_refused()
 
 def test_BW_23_BW_23b_options_set_at_creation_and_slowness_is_the_turn_deadline():
     t = table()
-    assert E.next_spec(t.state).duration == 720 * 60  # BW-23b: always on, the turn deadline
+    assert E.next_spec(t.state).kind == "turn" and E.next_spec(t.state).duration is None  # BW-23b: the game's
     t = table(options={"turn_minutes": 30})
     assert E.next_spec(t.state).duration == 30 * 60
 

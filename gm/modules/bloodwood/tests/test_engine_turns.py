@@ -174,12 +174,13 @@ def test_BW_8d_who_cant_answer():
 
 
 def test_BW_24_each_step_has_its_actors_and_its_deadline():
-    t = table([["leshy", "bite"], ["bite", "bite", "bite"], ["bite", "bite", "bite"], ["bite"], []], start=NIGHT)
+    t = table([["leshy", "bite"], ["bite", "bite", "bite"], ["bite", "bite", "bite"], ["bite"], []], start=NIGHT,
+              options={"turn_minutes": 60, "step_minutes": 15})
     spec = E.next_spec(t.state)
-    assert (spec.kind, list(spec.actors), spec.duration) == ("turn", [1], 720 * 60)
+    assert (spec.kind, list(spec.actors), spec.duration) == ("turn", [1], 60 * 60)
     t.play("A", "leshy")
     spec = E.next_spec(t.state)
-    assert (spec.kind, sorted(spec.actors), spec.duration) == ("discard", [2, 3], 240 * 60)
+    assert (spec.kind, sorted(spec.actors), spec.duration) == ("discard", [2, 3], 15 * 60)
     assert not E.phase_complete(t.state, {2: {}})
     assert E.phase_complete(t.state, {2: {}, 3: {}})
 

@@ -101,6 +101,9 @@ def test_BW_22_declaration_ends_the_game_and_reveals_everything(game):
     url = reverse("bloodwood:declare", args=[game.pk])
     enemies = [game.seats.get(position=3).pk, game.seats.get(position=4).pk]
     client_for(game.users[0]).post(url, {"named": enemies})
+    phase = Phase.objects.get(game=game, status=Phase.Status.OPEN)
+    assert phase.deadline <= timezone.now()  # the step closes at once (BW-22b)
+    resolve_at_deadline(phase)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.outcome["winners"] == ["werewolves"]  # the enemies were pure: a wrong declaration
@@ -147,6 +150,9 @@ def test_BW_26_the_api_refuses_with_the_code_rule_and_message(game):
     status, body = api(client_for(game.users[0]), "post", f"/api/games/{game.pk}/bw/line/",
                        {"payload": {"move": "play", "card": "leshy"}})
     assert status == 200 and body == {"ok": True, "over": False}
+    resolve_at_deadline(open_phase(game))
+    status, body = api(client_for(game.users[0]), "post", f"/api/games/{game.pk}/bw/declare/", {"declare": [4, 5]})
+    assert status == 400 and body["code"] == "bad_declaration"  # seat ids of this game only
 
 
 def test_BW_23a_inattention_a_refused_answer_costs_the_card(master, make_user):
@@ -167,3 +173,9 @@ def test_BW_23a_inattention_a_refused_answer_costs_the_card(master, make_user):
     assert g.state["hands"][str(g.seats.get(position=1).pk)] == ["keys"]
     assert g.state["discard"][0] == "amulet"
     assert g.log_entries.filter(kind="bw.penalty").count() == 1
+
+
+def test_BW_24a_default_step_durations_come_from_the_game_data():
+    assert MODULE.default_durations == {"turn": 720 * 60, "reaction": 240 * 60, "discard": 240 * 60,
+                                        "give": 240 * 60, "keep": 240 * 60, "refill": 240 * 60}
+    assert selectors.game_data()["bounds"] == {"turn": [10, 4320], "step": [5, 1440]}
