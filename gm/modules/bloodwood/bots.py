@@ -13,6 +13,8 @@ from typing import Any
 from gm.core.playtest.client import Client
 from gm.core.playtest.policy import Policy
 
+from .engine import NOT_SELF
+
 CHANCES = {"miss": 0.05, "illegal": 0.2, "declare": 0.02}
 
 
@@ -49,7 +51,7 @@ class BloodwoodBot(Client):
         menu: list[tuple[str, Any]] = [("line: unknown shape", {"nothing": 1})]
         if payload.get("move") == "play":
             menu.append(("line: card not in hand", {**payload, "card": "no_such_card"}))
-        if "target" in payload and self.seat_id:
+        if "target" in payload and self.seat_id and payload.get("card") in NOT_SELF:
             menu.append(("line: self target", {**payload, "target": self.seat_id}))
         what, body = self.rng.choice(menu)
         self.expect_refusal(what, "POST", "/api/games/<id>/orders/", {"phase": options["phase"], "payload": body})
