@@ -77,7 +77,8 @@ from .turns import close_step, penalty_card, start_game
 
 __all__ = [
     "ATTACKS", "CARDS", "DAY_CARDS", "DNA", "ENTITIES", "HAND", "INATTENTION_ANSWER", "INATTENTION_MOVE", "MARKERS",
-    "MAX_PLAYERS", "MIN_PLAYERS", "NIGHT_CARDS", "NOT_SELF", "OPTION_KEYS", "PROTECTION", "PUBLIC_OPTION_KEYS", "REFUSALS",
+    "MAX_PLAYERS", "MIN_PLAYERS", "NIGHT_CARDS", "NOT_SELF", "OPTION_KEYS", "PROTECTION", "PUBLIC_OPTION_KEYS",
+    "REFUSALS",
     "SPECIAL_CARDS", "STEPS", "TARGETED", "TEAMS", "TEAM_OF", "BwError", "Ev", "SeatData", "State", "Step",
     "apply_effect", "bite", "card_refusal", "check_deal", "close_step", "core_events", "count_mark", "declare",
     "default_split", "draw", "judge", "keep_due", "keep_rest", "lay_mark", "legal_targets", "make_permanent",
