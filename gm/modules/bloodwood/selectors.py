@@ -108,6 +108,9 @@ def my_context(game: Game, viewer: visibility.Viewer) -> dict:
     step = state.get("step") or {}
     acting = sid in (step.get("actors") or []) and not state.get("over")
     ctx: dict[str, Any] = {"hand": hand_options(state, sid), "acting": acting, "step_kind": step.get("kind")}
+    if acting and step.get("kind") == "reaction":
+        ctx["answers"] = [a for a in ("amulet", "mirror") if a in state["hands"][sid]
+                          and not (a == "mirror" and sid in state["chains"])]
     if acting and step.get("kind") == "keep":
         ctx["pool"] = [{"card": c, "name": card_name(c)} for c in step["pool"]]
         ctx["keep_due"] = engine.keep_due(state)

@@ -179,3 +179,15 @@ def test_BW_24a_default_step_durations_come_from_the_game_data():
     assert MODULE.default_durations == {"turn": 720 * 60, "reaction": 240 * 60, "discard": 240 * 60,
                                         "give": 240 * 60, "keep": 240 * 60, "refill": 240 * 60}
     assert selectors.game_data()["bounds"] == {"turn": [10, 4320], "step": [5, 1440]}
+
+
+def test_BW_8_the_answer_prompt_shows_the_attack_and_the_answers_he_holds(game):
+    phase = open_phase(game)
+    target = game.seats.get(position=1)
+    client_for(game.users[0]).post(reverse("bloodwood:order", args=[game.pk]),
+                                   {"line": "play", "card": "bite", "target": target.pk})
+    resolve_at_deadline(Phase.objects.get(pk=phase.pk))
+    page = client_for(game.users[1]).get(game.get_absolute_url()).content.decode()
+    assert 'id="bw-attack"' in page and 'value="amulet"' in page and 'value="mirror"' not in page
+    other = client_for(game.users[2]).get(game.get_absolute_url()).content.decode()
+    assert 'id="bw-attack"' in other and 'name="react"' not in other  # the window tells nobody what he holds
