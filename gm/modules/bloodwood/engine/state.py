@@ -175,10 +175,10 @@ class BwError(Exception):
 
 
 def violation(exc: BwError) -> RuleViolation:
-    """The core's :class:`~gm.core.engine.RuleViolation` for a :class:`BwError`; the message is prefixed with the
-    refusal code in brackets so the code survives into the API and the scenario runner."""
-    return RuleViolation([RuleError("[%(code)s] " + exc.message, field=exc.field or "__all__", rule=exc.rule,
-                                    params={"code": exc.code, **exc.params})])
+    """The core's :class:`~gm.core.engine.RuleViolation` for a :class:`BwError`: its message (a msgid the shell
+    translates) and rule ID. The refusal's code itself travels through the module's services and API
+    (``ServiceError.code``); the core's generic order path keeps only the message and the rule."""
+    return RuleViolation([RuleError(exc.message, field=exc.field or "__all__", rule=exc.rule, params=dict(exc.params))])
 
 
 @dataclass
