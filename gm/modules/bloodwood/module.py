@@ -78,6 +78,9 @@ class BloodwoodModule(GameModule):
     def seat_facts(self, data, *, secret):
         return texts.seat_facts(data, secret=secret)
 
+    def master_seat_summary(self, data):
+        return texts.seat_facts(data, secret=True)
+
     def order_lines(self, *, payload, seat_data, seat_names):
         return texts.order_lines(payload=payload, seat_data=seat_data, seat_names=seat_names)
 

@@ -191,3 +191,8 @@ def test_BW_8_the_answer_prompt_shows_the_attack_and_the_answers_he_holds(game):
     assert 'id="bw-attack"' in page and 'value="amulet"' in page and 'value="mirror"' not in page
     other = client_for(game.users[2]).get(game.get_absolute_url()).content.decode()
     assert 'id="bw-attack"' in other and 'name="react"' not in other  # the window tells nobody what he holds
+
+
+def test_BW_3_the_master_console_names_each_entity(game):
+    seat = game.seats.get(position=3)
+    assert dict(MODULE.master_seat_summary(seat.data)) == {"Entity": "The Alpha", "Team": "werewolves"}
