@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 NAME = _("Bloodwood")
@@ -28,7 +28,9 @@ CARD_NAMES = {
 }
 ENTITY_NAMES = {"vampire": _("Vampire"), "dracula": _("Dracula"), "werewolf": _("Werewolf"),
                 "the_alpha": _("The Alpha")}
-TEAM_NAMES = {"vampires": _("vampires"), "werewolves": _("werewolves"), "none": _("nobody")}
+TEAM_NAMES = {"vampires": pgettext_lazy("bloodwood team", "vampires"),
+              "werewolves": pgettext_lazy("bloodwood team", "werewolves"),
+              "none": pgettext_lazy("bloodwood team", "nobody")}
 DNA_NAMES = {"purity": _("Purity"), "mutated": _("Mutated"), "permanent": _("mutated for ever")}
 PHASE_NAMES = {"day": _("Day"), "night": _("Night")}
 DECK_NAMES = {"day": _("the day deck"), "night": _("the night deck")}

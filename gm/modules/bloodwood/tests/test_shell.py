@@ -194,5 +194,10 @@ def test_BW_8_the_answer_prompt_shows_the_attack_and_the_answers_he_holds(game):
 
 
 def test_BW_3_the_master_console_names_each_entity(game):
+    from django.utils import translation
+
     seat = game.seats.get(position=3)
-    assert dict(MODULE.master_seat_summary(seat.data)) == {"Entity": "The Alpha", "Team": "werewolves"}
+    with translation.override("en"):
+        assert dict(MODULE.master_seat_summary(seat.data)) == {"Entity": "The Alpha", "Team": "werewolves"}
+    with translation.override("ru"):
+        assert dict(MODULE.master_seat_summary(seat.data)) == {"Сущность": "Альфа", "Команда": "оборотни"}
