@@ -1,0 +1,70 @@
+"""The forms of Bloodwood: the master's options on the "new game" page (BW-3b, BW-5a, BW-23a, BW-24a, BW-27) and the
+player's lines read from a posted form. A posted line is not checked by a Django form: :func:`payload_from_post`
+hands the raw values on and the engine checks them, so an illegal line is refused with BW-26's code, its reason and
+its rule ID, and nothing is saved."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+LARGER_TEAM = (("", _("drawn")), ("vampires", _("vampires")), ("werewolves", _("werewolves")))
+
+
+def options_fields() -> dict[str, forms.Field]:
+    """The option fields of the "new game" page (BW-27)."""
+    return {
+        "leaders": forms.BooleanField(label=_("Leaders (Dracula and The Alpha); off only with an even number"),
+                                      required=False, initial=True),
+        "inattention": forms.BooleanField(label=_("Inattention: an illegal card is lost (BW-23a)"), required=False),
+        "turn_minutes": forms.IntegerField(label=_("Minutes for a turn (10–4320)"), required=False,
+                                           min_value=10, max_value=4320, initial=720),
+        "step_minutes": forms.IntegerField(label=_("Minutes for the other steps (5–1440)"), required=False,
+                                           min_value=5, max_value=1440, initial=240),
+        "first_player": forms.IntegerField(label=_("First player's seat number (empty: drawn)"), required=False,
+                                           min_value=1, max_value=12),
+        "larger_team": forms.ChoiceField(label=_("The larger team with an odd number"), choices=LARGER_TEAM,
+                                         required=False),
+    }
+
+
+def options_from_fields(values: Mapping[str, Any]) -> dict:
+    """The options from the cleaned values of :func:`options_fields` (checked later by the engine)."""
+    clean: dict[str, Any] = {"leaders": bool(values.get("leaders")), "inattention": bool(values.get("inattention"))}
+    for key in ("turn_minutes", "step_minutes", "first_player", "larger_team"):
+        if values.get(key) not in (None, ""):
+            clean[key] = values[key]
+    return clean
+
+
+def _int(value: Any) -> Any:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return value
+
+
+def payload_from_post(data) -> dict:
+    """A posted line as a payload: ``line`` names its kind (``play``, ``discard``, ``react``, ``leshy``, ``give``,
+    ``keep``, ``refill``); the values are passed on raw."""
+    line = data.get("line")
+    if line == "play":
+        payload: dict[str, Any] = {"move": "play", "card": data.get("card")}
+        if data.get("target"):
+            payload["target"] = _int(data.get("target"))
+        return payload
+    if line == "discard":
+        return {"move": "discard", "cards": [data.get("card")]}
+    if line == "react":
+        return {"react": data.get("react")}
+    if line == "leshy":
+        return {"discard": data.getlist("cards")}
+    if line == "give":
+        return {"give": data.get("card")}
+    if line == "keep":
+        return {"keep": data.getlist("cards")}
+    if line == "refill":
+        return {"refill": {"day": _int(data.get("day") or 0), "night": _int(data.get("night") or 0)}}
+    return {}

@@ -1,0 +1,142 @@
+"""The writes of Bloodwood: a player's line in the open step (a move, a Leshy discard, a give, a keep, a refill), an
+answer to an attack, and a declaration (BW-6, BW-8, BW-13a–BW-15a, BW-6b, BW-22, BW-23a, BW-24, BW-26).
+
+Every line is first checked by the engine against the game as it is, whoever sends it and whatever step is open, so
+a refusal carries BW-26's code (``ServiceError.code``), rule ID and message; an accepted line goes into the open step
+through the core's ``order_submit`` (which checks it again under the phase lock, and closes the step at once when
+every actor has answered: ``GameModule.phase_complete``). A declaration is checked at once and closes the open step
+at once the same way (its deadline brought forward), so the game ends inside a resolution, exactly once.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from gm.core import services as core
+from gm.core.engine import PhaseInfo
+from gm.core.models import Game, Order, Phase, Seat
+
+from . import engine
+from .texts import refusal_text
+
+MODULE = "bloodwood"
+
+
+def refusal(exc: engine.BwError) -> core.ServiceError:
+    """A BW-26 refusal as the core's ``ServiceError``: its code is the refusal code, its message names the rule."""
+    text = f"{refusal_text(exc.code, exc.message, exc.params)} ({exc.rule})"
+    return core.ServiceError({exc.field or "__all__": [text]}, code=exc.code,
+                             details=[{"code": exc.code, "rule": exc.rule, "message": text}])
+
+
+def _seat(game: Game, user) -> Seat:
+    seat = game.seats.filter(user=user).first() if user and user.is_authenticated else None
+    if seat is None:
+        raise core.ServiceError(_("You have no seat in this game."), code="forbidden")
+    return seat
+
+
+def _open(game: Game) -> Phase | None:
+    return game.phases.filter(status=Phase.Status.OPEN).first()
+
+
+def submit_line(*, game: Game, user, payload: Any, phase_id: Any = None, clock=timezone.now) -> Order:
+    """``user``'s line in the open step (BW-24): checked by the engine first (BW-26, BW-26a), then stored through
+    ``order_submit``. Under the inattention option (BW-23a) a play refused with a code that costs the card is turned
+    into the penalty move, stored (the step closes, the card is lost, the turn ends) and the refusal is raised all
+    the same. Raises ``ServiceError``."""
+    game.refresh_from_db()
+    seat = _seat(game, user)
+    state = game.state or {}
+    if not isinstance(payload, dict):
+        raise refusal(engine.BwError("bad_order"))
+    try:
+        engine.validate_step(state, str(seat.pk), payload)
+    except engine.BwError as exc:
+        err = refusal(exc)
+        penalty = ((state.get("options") or {}).get("inattention") and payload.get("move") == "play"
+                   and exc.code in engine.INATTENTION_MOVE
+                   and payload.get("card") in state["hands"].get(str(seat.pk), []))
+        if penalty:
+            phase = _open(game)
+            if phase is not None:
+                core.order_submit(phase=phase, user=user, payload={**payload, "move": "penalty"}, clock=clock)
+        raise err from None
+    phase = core.phase_named(game=game, phase_id=phase_id) if phase_id else _open(game)
+    if phase is None:
+        raise refusal(engine.BwError("game_over" if state.get("over") else "not_your_turn"))
+    return core.order_submit(phase=phase, user=user, payload=payload, clock=clock)
+
+
+def react(*, game: Game, user, answer: Any, phase_id: Any = None, clock=timezone.now) -> Order:
+    """An answer to an attack (BW-8): ``amulet``, ``mirror`` or ``pass``, checked by the engine whoever sends it and
+    whatever step is open (``tranquilized``, ``no_attack``, ``not_target``, ``not_in_hand``, ``chained``), then
+    stored into the ``reaction`` step. Raises ``ServiceError``."""
+    game.refresh_from_db()
+    seat = _seat(game, user)
+    try:
+        engine.validate_react(game.state or {}, str(seat.pk), {"react": answer})
+    except engine.BwError as exc:
+        err = refusal(exc)
+        state = game.state or {}
+        if ((state.get("options") or {}).get("inattention") and exc.code in engine.INATTENTION_ANSWER
+                and answer in ("amulet", "mirror") and answer in state["hands"].get(str(seat.pk), [])):
+            _answer_penalty(game=game, seat=seat, card=answer, clock=clock)
+        raise err from None
+    phase = core.phase_named(game=game, phase_id=phase_id) if phase_id else _open(game)
+    if phase is None:
+        raise refusal(engine.BwError("no_attack"))
+    return core.order_submit(phase=phase, user=user, payload={"react": answer}, clock=clock)
+
+
+def _answer_penalty(*, game: Game, seat: Seat, card: str, clock) -> None:
+    """The inattention penalty of a refused answer (BW-23a): the card is lost, nothing else happens. Written in its
+    own transaction with the open step locked, so the refusal raised afterwards does not undo it."""
+    with transaction.atomic():
+        phase = (Phase.objects.select_for_update(of=("self",)).filter(game_id=game.pk)
+                 .exclude(status=Phase.Status.RESOLVED).first())
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        state = copy.deepcopy(locked.state or {})
+        if phase is None or card not in state["hands"].get(str(seat.pk), []):
+            return
+        evs = engine.penalty_card(state, str(seat.pk), card)
+        locked.state = state
+        now = clock()
+        core.log_write([core.log_entry(locked, phase, e, now) for e in engine.core_events(evs)])
+        locked.save(update_fields=["state"])
+
+
+def declare(*, game: Game, user, named: Any, clock=timezone.now) -> Phase:
+    """A declaration of the end (BW-22, BW-22b): ``named`` are seat ids. Checked at once against the game as it is
+    (``game_over``, ``mutated``, ``bad_declaration``: ``ServiceError`` with that code, nothing saved); accepted, it is
+    kept in the state and the open step's deadline is brought forward to now, so the step resolves at once through
+    the deadline machinery (exactly once, like a step whose actors have all answered), judging the declaration
+    before anything else. Returns the open step (the phase that will resolve)."""
+    with transaction.atomic():
+        phase = (Phase.objects.select_for_update(of=("self",)).select_related("game").filter(game_id=game.pk)
+                 .exclude(status=Phase.Status.RESOLVED).first())
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        seat = _seat(game, user)
+        state = copy.deepcopy(game.state or {})
+        if phase is None or game.is_over or phase.status != Phase.Status.OPEN:
+            raise refusal(engine.BwError("game_over"))
+        try:
+            engine.pend_declaration(state, str(seat.pk), named)
+        except engine.BwError as exc:
+            raise refusal(exc) from None
+        now = clock()
+        game.state = state
+        game.save(update_fields=["state"])
+        if game.paused_at is None and phase.deadline > now:
+            Phase.objects.filter(pk=phase.pk, status=Phase.Status.OPEN).update(deadline=now)
+            phase.deadline = now
+            core.schedule_deadline(phase, now=now)
+    return phase
+
+
+def phase_info(phase: Phase) -> PhaseInfo:
+    return PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)

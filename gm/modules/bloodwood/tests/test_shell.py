@@ -1,0 +1,203 @@
+"""The shell: the panel for every viewer kind (BW-25: secrets only where they belong), the line, answer and
+declaration POSTs (BW-26 refusals in words), the early close of a step (BW-24), the order-options API, the dashboard
+need, the demo game. Database-backed."""
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from gm.core import services as core
+from gm.core.models import Game, Phase
+from gm.core.scenario import resolve_at_deadline
+from tests.helpers import api, client_for
+
+from .. import demo, selectors
+from ..module import MODULE
+
+pytestmark = pytest.mark.django_db
+
+POSITION = {
+    "entities": ["vampire", "vampire", "vampire", "the_alpha", "werewolf"],
+    "hands": {"1": ["bite", "leshy", "vaccine"], "2": ["amulet", "keys"], "3": ["thief"], "4": ["bite"], "5": []},
+    "decks": {"night": ["bite", "chains", "voodoo", "bite"], "day": ["thief", "candle", "keys", "vaccine"]},
+    "phase": "night", "to_move": 1,
+}
+
+
+@pytest.fixture
+def game(master, make_user):
+    users = [make_user(f"bw{i}") for i in range(5)]
+    g = core.game_create(master=master, module="bloodwood", title="BW", options={"position": POSITION}, rng_seed=3)
+    core.game_open_signup(game=g, actor=master)
+    for i, u in enumerate(users):
+        core.seat_join(game=g, user=u, display_name=f"P{i + 1}")
+    core.game_start(game=g, actor=master)
+    g.refresh_from_db()
+    g.users = users
+    return g
+
+
+def open_phase(g):
+    return g.phases.filter(status=Phase.Status.OPEN).first()
+
+
+def test_BW_24_a_step_is_a_core_phase_with_its_actors_and_closes_when_all_answered(game):
+    phase = open_phase(game)
+    assert (phase.kind, phase.actors) == ("turn", [game.seats.get(position=0).pk])
+    target = game.seats.get(position=1).pk
+    client = client_for(game.users[0])
+    r = client.post(reverse("bloodwood:order", args=[game.pk]), {"line": "play", "card": "bite", "target": target})
+    assert r.status_code == 302
+    phase.refresh_from_db()
+    assert phase.deadline <= timezone.now()  # brought forward (BW-24)
+    resolve_at_deadline(phase)
+    game.refresh_from_db()
+    reaction = open_phase(game)
+    assert (reaction.kind, reaction.actors) == ("reaction", [target])
+
+
+def test_BW_25_panel_shows_the_table_to_everyone_and_the_hand_only_to_its_player(game, master, spectator):
+    url = game.get_absolute_url()
+    own = client_for(game.users[0]).get(url).content.decode()
+    other = client_for(game.users[1]).get(url).content.decode()
+    anon = client_for(None).get(url).content.decode()
+    watcher = client_for(spectator).get(url).content.decode()
+    assert 'id="bw-ring"' in own and 'id="bw-ring"' in anon
+    assert "The Leshy" in own and "The Leshy" not in other and "The Leshy" not in anon and "The Leshy" not in watcher
+    for page in (other, anon, watcher):
+        assert "the_alpha" not in page and "The Alpha" not in page
+    assert "Amulet" in other  # his own hand
+
+
+def test_BW_26_a_refused_line_shows_the_reason_and_saves_nothing(game):
+    client = client_for(game.users[1])
+    r = client.post(reverse("bloodwood:order", args=[game.pk]), {"line": "play", "card": "keys", "target": 1},
+                    follow=True)
+    assert "not an actor of the open step" in r.content.decode()
+    assert not open_phase(game).orders.exists()
+
+
+def test_BW_8_answer_through_the_api_and_the_refusal_code(game):
+    phase = open_phase(game)
+    target = game.seats.get(position=1).pk
+    status, _body = api(client_for(game.users[0]), "post", f"/api/games/{game.pk}/orders/",
+                        {"phase": phase.pk, "payload": {"move": "play", "card": "bite", "target": target}})
+    assert status in (200, 201)
+    resolve_at_deadline(Phase.objects.get(pk=phase.pk))
+    game.refresh_from_db()
+    from .. import services
+
+    with pytest.raises(core.ServiceError) as exc:
+        services.react(game=game, user=game.users[2], answer="amulet")
+    assert exc.value.code == "not_target"
+    services.react(game=game, user=game.users[1], answer="amulet")
+    resolve_at_deadline(open_phase(game))
+    game.refresh_from_db()
+    assert game.state["discard"][:2] == ["bite", "amulet"]
+
+
+def test_BW_22_declaration_ends_the_game_and_reveals_everything(game):
+    url = reverse("bloodwood:declare", args=[game.pk])
+    enemies = [game.seats.get(position=3).pk, game.seats.get(position=4).pk]
+    client_for(game.users[0]).post(url, {"named": enemies})
+    phase = Phase.objects.get(game=game, status=Phase.Status.OPEN)
+    assert phase.deadline <= timezone.now()  # the step closes at once (BW-22b)
+    resolve_at_deadline(phase)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.outcome["winners"] == ["werewolves"]  # the enemies were pure: a wrong declaration
+    page = client_for(None).get(game.get_absolute_url()).content.decode()
+    assert "The Alpha" in page  # the end reveals the entities (BW-22e)
+
+
+def test_order_options_offer_only_legal_lines(game):
+    status, body = api(client_for(game.users[0]), "get", f"/api/games/{game.pk}/order-options/")
+    assert status == 200 and body["kind"] == "turn"
+    payloads = [c["payload"] for c in body["choices"]]
+    assert {"move": "play", "card": "leshy"} in payloads
+    assert not any(p.get("card") == "vaccine" and p.get("move") == "play" for p in payloads)  # a day card at Night
+    status, body = api(client_for(game.users[1]), "get", f"/api/games/{game.pk}/order-options/")
+    assert status == 200 and body["choices"] == []
+
+
+def test_player_needs_only_the_actors(game):
+    phase = open_phase(game)
+    first, second = game.seats.get(position=0), game.seats.get(position=1)
+    assert selectors.player_needs(game=game, phase=phase, seat=second, payload=None) == []
+    needs = selectors.player_needs(game=game, phase=phase, seat=first, payload=None)
+    assert len(needs) == 1
+
+
+def test_demo_game_is_built(master, make_user):
+    users = [(make_user(f"demo{i}"), f"player{i}") for i in range(6)]
+    g = demo.night(master=master, players=users)
+    g.refresh_from_db()
+    assert g.status == Game.Status.RUNNING and g.state["phase"] == "night"
+    assert MODULE.demo_games() == demo.GAMES
+
+
+def test_BW_26_the_api_refuses_with_the_code_rule_and_message(game):
+    client = client_for(game.users[1], language="ru")
+    status, body = api(client, "post", f"/api/games/{game.pk}/bw/line/",
+                       {"payload": {"move": "play", "card": "keys", "target": 1}})
+    assert status == 400 and body["code"] == "not_your_turn"
+    assert body["details"][0]["rule"] == "BW-26" and "участник" in body["details"][0]["message"]
+    status, body = api(client, "post", f"/api/games/{game.pk}/bw/react/", {"react": "amulet"})
+    assert status == 400 and body["code"] == "no_attack"
+    status, body = api(client_for(game.users[0]), "post", f"/api/games/{game.pk}/bw/declare/", {"declare": []})
+    assert status == 400 and body["code"] == "bad_declaration"
+    status, body = api(client_for(game.users[0]), "post", f"/api/games/{game.pk}/bw/line/",
+                       {"payload": {"move": "play", "card": "leshy"}})
+    assert status == 200 and body == {"ok": True, "over": False}
+    resolve_at_deadline(open_phase(game))
+    status, body = api(client_for(game.users[0]), "post", f"/api/games/{game.pk}/bw/declare/", {"declare": [4, 5]})
+    assert status == 400 and body["code"] == "bad_declaration"  # seat ids of this game only
+
+
+def test_BW_23a_inattention_a_refused_answer_costs_the_card(master, make_user):
+    users = [make_user(f"in{i}") for i in range(5)]
+    g = core.game_create(master=master, module="bloodwood", title="BW",
+                         options={"position": POSITION, "inattention": True}, rng_seed=3)
+    core.game_open_signup(game=g, actor=master)
+    for i, u in enumerate(users):
+        core.seat_join(game=g, user=u, display_name=f"P{i + 1}")
+    core.game_start(game=g, actor=master)
+    g.refresh_from_db()
+    from .. import services
+
+    with pytest.raises(core.ServiceError) as exc:
+        services.react(game=g, user=users[1], answer="amulet")  # no attack waits: the Amulet is lost
+    assert exc.value.code == "no_attack"
+    g.refresh_from_db()
+    assert g.state["hands"][str(g.seats.get(position=1).pk)] == ["keys"]
+    assert g.state["discard"][0] == "amulet"
+    assert g.log_entries.filter(kind="bw.penalty").count() == 1
+
+
+def test_BW_24a_default_step_durations_come_from_the_game_data():
+    assert MODULE.default_durations == {"turn": 720 * 60, "reaction": 240 * 60, "discard": 240 * 60,
+                                        "give": 240 * 60, "keep": 240 * 60, "refill": 240 * 60}
+    assert selectors.game_data()["bounds"] == {"turn": [10, 4320], "step": [5, 1440]}
+
+
+def test_BW_8_the_answer_prompt_shows_the_attack_and_the_answers_he_holds(game):
+    phase = open_phase(game)
+    target = game.seats.get(position=1)
+    client_for(game.users[0]).post(reverse("bloodwood:order", args=[game.pk]),
+                                   {"line": "play", "card": "bite", "target": target.pk})
+    resolve_at_deadline(Phase.objects.get(pk=phase.pk))
+    page = client_for(game.users[1]).get(game.get_absolute_url()).content.decode()
+    assert 'id="bw-attack"' in page and 'value="amulet"' in page and 'value="mirror"' not in page
+    other = client_for(game.users[2]).get(game.get_absolute_url()).content.decode()
+    assert 'id="bw-attack"' in other and 'name="react"' not in other  # the window tells nobody what he holds
+
+
+def test_BW_3_the_master_console_names_each_entity(game):
+    from django.utils import translation
+
+    seat = game.seats.get(position=3)
+    with translation.override("en"):
+        assert dict(MODULE.master_seat_summary(seat.data)) == {"Entity": "The Alpha", "Team": "werewolves"}
+    with translation.override("ru"):
+        assert dict(MODULE.master_seat_summary(seat.data)) == {"Сущность": "Альфа", "Команда": "оборотни"}

@@ -1,0 +1,73 @@
+"""Bloodwood in the shell: the player's panel on the game page (the table as a ring, his hand with the cards he may
+play now enabled and the others greyed with the reason, the target pickers, the answer prompt with the attack it
+answers, the Leshy/Hunter/keep choices, the refill split, the declaration form; BW-6a, BW-8, BW-24, BW-25) and the
+POST actions that hand a line, an answer or a declaration to :mod:`.services`.
+
+Everything the viewer may see is read through ``gm.core.visibility`` (:mod:`.selectors`); a posted line is not
+checked by a Django form: the raw values go to the service, so an illegal line is refused with BW-26's reason.
+"""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponseRedirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from gm.core import visibility
+from gm.core.models import Game
+from gm.core.services import ServiceError
+
+from . import selectors, services
+from .forms import payload_from_post
+
+MODULE = "bloodwood"
+
+
+def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
+    """What ``bloodwood/panel.html`` shows ``viewer``: the public table, and for a seated player his hand and what
+    the open step asks of him."""
+    ctx = {"table": selectors.table_context(viewer), "me": selectors.my_context(game, viewer)}
+    phase = selectors.open_phase(game)
+    ctx["phase_id"] = phase.pk if phase is not None else None
+    if viewer.seat is not None and game.status in (Game.Status.RUNNING, Game.Status.FINISHED):
+        ctx["learned"] = [e.text() for e in visibility.log_entries(viewer).filter(visibility="seat",
+                                                                                  seat=viewer.seat)]
+    return ctx
+
+
+def _flash(request, exc: ServiceError) -> None:
+    for msgs in exc.errors.values():
+        for msg in msgs:
+            messages.error(request, msg)
+
+
+@require_POST
+@login_required
+def order(request, pk: int):
+    """POST a line of the open step (``line``: play, discard, leshy, give, keep, refill) or an answer (``react``)."""
+    game = visibility.game_or_404(request.user, pk, module=MODULE)
+    try:
+        payload = payload_from_post(request.POST)
+        if "react" in payload:
+            services.react(game=game, user=request.user, answer=payload["react"])
+        else:
+            services.submit_line(game=game, user=request.user, payload=payload)
+        messages.success(request, _("Your line is in."))
+    except ServiceError as exc:
+        _flash(request, exc)
+    return HttpResponseRedirect(game.get_absolute_url())
+
+
+@require_POST
+@login_required
+def declare(request, pk: int):
+    """POST a declaration of the end (BW-22): the named players (``named``, seat ids)."""
+    game = visibility.game_or_404(request.user, pk, module=MODULE)
+    try:
+        named = [int(v) for v in request.POST.getlist("named") if str(v).isdigit()]
+        services.declare(game=game, user=request.user, named=named)
+        messages.success(request, _("Your declaration is made."))
+    except ServiceError as exc:
+        _flash(request, exc)
+    return HttpResponseRedirect(game.get_absolute_url())
