@@ -1,0 +1,64 @@
+"""A phase resolved in the core's terms (BV-5–BV-12, BV-14): the night's rounds by :mod:`.night`, the light time
+by :mod:`.light`, their events addressed and named, the dead marked (cards opened, BV-7), the results kept in the
+seats' data, and at the end the outcome with every seat's points (BV-12). Also the set-up in the core's terms. Pure."""
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gm.core.engine import Outcome, Resolution, SeatInfo, SetupResult
+
+from .events import core_events, learned, seat_order
+from .light import resolve_light
+from .night import resolve_night_round
+from .setup import setup as deal
+
+
+def setup(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.Random,
+          table: Mapping[str, Any]) -> SetupResult:
+    """:func:`.setup.setup` with its events in the core's terms (see there: BV-2, BV-3, BV-4)."""
+    result = deal(seats=seats, options=options, rng=rng, table=table)
+    names = {str(s.id): s.name for s in seats}
+    result.events = core_events(result.events, names)  # type: ignore[arg-type]
+    for sid, items in learned(result.events).items():
+        result.seat_data[sid]["learned"] = items
+    return result
+
+
+def resolve(*, state: Mapping[str, Any], kind: str, seats: Sequence[SeatInfo],
+            orders: Mapping[Any, Mapping[str, Any]], rng: random.Random) -> Resolution:
+    """Resolve the phase of ``kind`` (``night``, ``defence``, ``verdict``, ``arbiter``, ``light``) from every seat's
+    latest order (``orders``: seat id → validated payload). Returns the next phase, or the outcome (BV-9–BV-12)."""
+    new: dict[str, Any] = copy.deepcopy(dict(state))
+    names = {str(s.id): s.name for s in seats}
+    by_str = {str(k): v for k, v in orders.items() if v}
+    if kind == "light":
+        step = resolve_light(new, by_str, rng, names)
+    else:
+        step = resolve_night_round(new, kind, by_str, rng)
+    events = core_events(step.events, names)
+    by_id = {s.id: s for s in seats}
+    seat_data: dict[int, dict] = {}
+    for sid, items in learned(events).items():
+        if sid in by_id:
+            seat_data[sid] = {**by_id[sid].data, "learned": [*(by_id[sid].data.get("learned") or []), *items]}
+    rage = new["options"].get("vampire_rage")
+    for s in step.dead:
+        base = seat_data.get(int(s)) or dict(by_id[int(s)].data)
+        if not rage:
+            base["revealed"] = new["cards"][s]
+        seat_data[int(s)] = base
+    alive = {int(s): False for s in step.dead}
+    groups = {slug: [int(s) for s in members] for slug, members in step.groups.items()}
+    outcome = None
+    if step.winner:
+        pts = new.get("points") or {}
+        for key in seat_order(seats):
+            base = seat_data.get(int(key)) or dict(by_id[int(key)].data)
+            base.update(won=bool(pts.get(key)), points=int(pts.get(key, 0)), revealed=new["cards"][key])
+            seat_data[int(key)] = base
+        outcome = Outcome([step.winner], [int(s) for s, p in pts.items() if p])
+    return Resolution(new, events, seat_data=seat_data, alive=alive, groups=groups, next_phase=step.next,
+                      outcome=outcome)
