@@ -228,6 +228,7 @@ def resolve_night_round(state: MutableMapping[str, Any], kind: str, orders: Mapp
             return execute(state, [str(victim)], rng, voters={}, kind=kind)
         return nobody(state, kind, rng)
     pre = _elect(state, ballots) if kind == "night" else []
+    ballots = _ballots(state, orders)  # the newly elected hunter of hunters already weighs 1.5 (BV-15.7)
     if kind == "night" and variant_on(state, "festival_panic"):
         step = _festival(state, ballots, rng)
     elif kind == "night" and variant_on(state, "flowers"):

@@ -72,15 +72,6 @@ def validate_options(options: Mapping[str, Any], *, table: Mapping[str, Any]) ->
         out["deal"] = _cards(options["deal"], "deal", errors)
     if "roles" in options:
         out["roles"] = _cards(options["roles"], "roles", errors)
-    preset = options.get("preset")
-    if preset is not None:
-        if preset not in PRESETS:
-            errors.append(("preset", _("Unknown scenario preset %(slug)s."), {"slug": preset}))
-        else:
-            out["preset"] = preset
-            for key, value in PRESET_OPTIONS.get(preset, {}).items():
-                if key not in options:
-                    out[key] = value
     if "picks" in options:
         out["picks"] = _cards(options["picks"], "picks", errors)
     selection = options.get("selection", "master")
@@ -135,8 +126,15 @@ def validate_options(options: Mapping[str, Any], *, table: Mapping[str, Any]) ->
             out["table"] = dict(options["table"])
     except BvError as exc:
         errors.extend(exc.errors)
-    if out.get("lone_hunters") and out.get("visiting_hunters") is None:
-        pass
+    preset = options.get("preset")
+    if preset is not None:
+        if preset not in PRESETS:
+            errors.append(("preset", _("Unknown scenario preset %(slug)s."), {"slug": preset}))
+        else:
+            out["preset"] = preset
+            for key, value in PRESET_OPTIONS.get(preset, {}).items():
+                if key not in options:
+                    out[key] = value
     if errors:
         raise BvError(errors, rule="BV-15.16")
     return out

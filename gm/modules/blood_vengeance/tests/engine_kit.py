@@ -19,8 +19,8 @@ class Game:
     """A game of ``cards`` (seat ids 1…n in ring order, names P1…Pn) with ``options``; ``state`` is the current
     state, ``kind``/``number`` the open phase, ``log`` every core event so far, ``outcome`` once it ends."""
 
-    def __init__(self, cards: list[str], seed: int = 1, table: dict | None = None, **options: Any):
-        self.table = table or TABLE
+    def __init__(self, cards: list[str], seed: int = 1, base: dict | None = None, **options: Any):
+        self.table = base or TABLE
         self.options = engine.validate_options({"deal": cards, **options}, table=self.table)
         self.seats = [SeatInfo(i + 1, f"P{i + 1}", i) for i in range(len(cards))]
         result = engine.setup(seats=self.seats, options=self.options, rng=random.Random(seed), table=self.table)
