@@ -222,7 +222,7 @@ def resolve_night_round(state: MutableMapping[str, Any], kind: str, orders: Mapp
     if kind == "verdict":
         return _verdict(state, ballots, rng)
     if kind == "arbiter":
-        victim = orders.get(str(state.get("arbiter")), {}).get("victim")
+        victim = orders.get(str(state.get("arbiter")), {}).get("vote")
         state["last_arbiter"] = state.get("arbiter")
         if victim is not None and is_alive(state, str(victim)) and is_alive(state, str(state.get("arbiter"))):
             return execute(state, [str(victim)], rng, voters={}, kind=kind)
@@ -247,7 +247,7 @@ def _plurality(state: MutableMapping[str, Any], kind: str, ballots: list[tuple[s
     votes: list[list[str]] = []
     voters: dict[str, list[str]] = {}
     for sid, order, w in ballots:
-        target = order.get("for")
+        target = order.get("vote")
         if target is None or isinstance(target, list):
             continue
         target = str(target)
@@ -324,7 +324,7 @@ def _festival(state: MutableMapping[str, Any], ballots: list[tuple[str, Any, flo
     votes: list[list[str]] = []
     bonus_of = {sid: w - weight(state, sid) for sid, _o, w in ballots}
     for sid, order, _w in ballots:
-        targets = order.get("for")
+        targets = order.get("vote")
         targets = targets if isinstance(targets, list) else ([] if targets is None else [targets])
         for t in targets:
             t = str(t)

@@ -1,8 +1,8 @@
 """Order validation with BV-16's refusal codes in BV-16a's check order (BV-5.5, BV-6.2, BV-13, BV-14.4, BV-15).
 
-Night orders (``night``/``defence``): ``{"for": seat}`` (festival panic: a list), ``{"black", "red"}`` (flowers),
+Night orders (``night``/``defence``): ``{"vote": seat}`` (festival panic: a list), ``{"black", "red"}`` (flowers),
 ``{"elect"}``, ``{"heir"}``, ``{"delegate"}`` — any of them together. Verdict: ``{"verdict": "yes"|"no"}``. Arbiter:
-``{"victim": seat}``. Light: ``{"actions": [{"role", "target" | "targets", "mode", "abstain"}]}``, checked action by
+``{"vote": seat}``. Light: ``{"actions": [{"role", "target" | "targets", "mode", "abstain"}]}``, checked action by
 action (:func:`validate_action`, BV-14.4a). Seats are int ids in payloads, string ids in the state. Pure.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from .night import has_vote, variant_on
 from .state import GATHERING, ROLES, WEREWOLVES, BvError, is_alive, living, refuse
 from .table import acts
 
-NIGHT_KEYS = ("for", "black", "red", "elect", "heir", "delegate")
+NIGHT_KEYS = ("vote", "black", "red", "elect", "heir", "delegate")
 ACTION_KEYS = ("role", "target", "targets", "mode", "abstain")
 
 
@@ -62,18 +62,16 @@ def validate_order(state: Mapping[str, Any], *, kind: str, sid: str, payload: Ma
     if kind == "verdict":
         return _verdict(state, sid, payload)
     if kind == "arbiter":
-        if set(payload) - {"victim"}:
+        if set(payload) - {"vote"}:
             raise refuse("wrong_phase", "BV-15.8")
         if sid != str(state.get("arbiter")):
             raise refuse("not_arbiter", "BV-15.8")
-        if "victim" not in payload:
-            raise refuse("no_target", "BV-15.8", "victim")
-        return {"victim": int(_living_other(state, sid, payload["victim"], "BV-15.8", "victim",
-                                            self_code="self_target"))}
+        if "vote" not in payload:
+            raise refuse("no_target", "BV-15.8", "vote")
+        return {"vote": int(_living_other(state, sid, payload["vote"], "BV-15.8", "vote",
+                                          self_code="self_target"))}
     if "verdict" in payload or set(payload) - set(NIGHT_KEYS):
         raise refuse("wrong_phase", "BV-5.6")
-    if "victim" in payload:
-        raise refuse("not_arbiter", "BV-15.8")
     return _night(state, kind, sid, payload)
 
 
@@ -94,7 +92,7 @@ def _night(state: Mapping[str, Any], kind: str, sid: str, payload: Mapping[str, 
         raise refuse("wrong_phase", "BV-15.7", "elect")
     if "delegate" in payload and sid not in (state.get("silenced") or []):
         raise refuse("no_ability", "BV-15.12", "delegate")
-    votes = [k for k in ("for", "black", "red", "elect") if k in payload]
+    votes = [k for k in ("vote", "black", "red", "elect") if k in payload]
     if sid in (state.get("silenced") or []) and votes:
         raise refuse("no_vote", "BV-15.12")
     if votes and not has_vote(state, sid):
@@ -103,22 +101,22 @@ def _night(state: Mapping[str, Any], kind: str, sid: str, payload: Mapping[str, 
     flowers = kind == "night" and variant_on(state, "flowers")
     if ("black" in payload or "red" in payload) and not flowers:
         raise refuse("wrong_phase", "BV-15.5")
-    if "for" in payload and flowers:
+    if "vote" in payload and flowers:
         raise refuse("wrong_phase", "BV-15.5")
-    if "for" in payload and payload["for"] is not None:
-        value = payload["for"]
+    if "vote" in payload and payload["vote"] is not None:
+        value = payload["vote"]
         if festival:
             values = value if isinstance(value, list) else [value]
-            targets = [_living_other(state, sid, v, "BV-15.9", "for") for v in values]
+            targets = [_living_other(state, sid, v, "BV-15.9", "vote") for v in values]
             for t in targets:
                 _candidate(state, kind, t)
-            out["for"] = sorted({int(t) for t in targets})
+            out["vote"] = sorted({int(t) for t in targets})
         else:
             if isinstance(value, list):
-                raise refuse("targets_count", "BV-5.5", "for", n=1)
-            t = _living_other(state, sid, value, "BV-5.5", "for")
+                raise refuse("targets_count", "BV-5.5", "vote", n=1)
+            t = _living_other(state, sid, value, "BV-5.5", "vote")
             _candidate(state, kind, t)
-            out["for"] = int(t)
+            out["vote"] = int(t)
     for key in ("black", "red"):
         if payload.get(key) is not None:
             t = _living_other(state, sid, payload[key], "BV-15.5", key)
@@ -142,13 +140,13 @@ def _candidate(state: Mapping[str, Any], kind: str, t: str) -> None:
     """``not_candidate``: a revote outside the tied (BV-5.2), blood vengeance (BV-15.6), last night's arbiter
     (BV-15.8)."""
     if kind == "defence" and t not in (state.get("tied") or []):
-        raise refuse("not_candidate", "BV-5.2", "for")
+        raise refuse("not_candidate", "BV-5.2", "vote")
     if kind == "night":
         vengeance = state.get("vengeance")
         if vengeance and t not in vengeance:
-            raise refuse("not_candidate", "BV-15.6", "for")
+            raise refuse("not_candidate", "BV-15.6", "vote")
         if variant_on(state, "arbiter_of_fates") and t == state.get("last_arbiter"):
-            raise refuse("not_candidate", "BV-15.8", "for")
+            raise refuse("not_candidate", "BV-15.8", "vote")
 
 
 def validate_action(state: Mapping[str, Any], *, sid: str, action: Any) -> dict:

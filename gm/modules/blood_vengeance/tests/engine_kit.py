@@ -76,7 +76,7 @@ class Game:
 
     def votes(self, votes: dict[int, int]):
         """Play a night or defence round: voter → voted seat."""
-        return self.play({v: {"for": t} for v, t in votes.items()})
+        return self.play({v: {"vote": t} for v, t in votes.items()})
 
     def events(self, kind: str, *, seat: int | None = None, visibility: str | None = None) -> list:
         return [e for e in self.log if e.kind == kind and (seat is None or e.seat == seat)

@@ -127,7 +127,7 @@ def test_BV_7_5_nightfall_names_the_dead_in_ring_order_with_cards_no_cause():
 def test_BV_7_6_the_dead_neither_vote_nor_act():
     g = at_light(TWELVE)
     g.light({1: {"role": "king", "target": 10}, 2: lamia_in(11)})
-    assert g.refusal(10, {"for": 1}) == "dead"
+    assert g.refusal(10, {"vote": 1}) == "dead"
 
 
 def test_BV_7_7_grief_and_vengeance_are_not_stopped_by_protection():
@@ -407,11 +407,11 @@ def test_BV_13_22_the_scout_learns_a_type_card():
 def test_BV_13_23_the_beauty_takes_a_vote_for_the_coming_night():
     g = at_light(["king", "lamia", "beauty", "hunter", *["vampire"] * 5])
     g.light({3: {"role": "beauty", "target": 1}, 2: lamia_in(5)})
-    assert g.refusal(1, {"for": 3}) == "no_vote"
+    assert g.refusal(1, {"vote": 3}) == "no_vote"
     assert g.last_events("bv.night_opened")[0].data["no_vote"] == ["1"]
     g.votes({})
     g.light({3: {"role": "beauty", "target": 5}, 2: lamia_in(6)})
-    assert g.refusal(1, {"for": 3}) == ""
+    assert g.refusal(1, {"vote": 3}) == ""
 
 
 def test_BV_13_24_wargs():
@@ -426,7 +426,7 @@ def test_BV_13_24_wargs():
              13: {"role": "tricky_warg", "target": 2}, 9: {"role": "warg_leader", "target": 15},
              2: lamia_in(16), 3: {"role": "monk", "target": 4}})
     assert g.dead() == [15]
-    assert g.refusal(2, {"for": 1}) == "no_vote" and engine.weight(g.state, "13") == 2
+    assert g.refusal(2, {"vote": 1}) == "no_vote" and engine.weight(g.state, "13") == 2
     g.votes({1: 11, 3: 11, 13: 11})  # the vengeful warg executed: his named player dies with him
     assert sorted(g.dead()) == [11, 14, 15]
     g.light({1: {"role": "king", "target": 4}, 2: lamia_in(16), 3: {"role": "monk", "target": 5}})

@@ -26,7 +26,7 @@ def test_BV_5_2_a_tie_opens_the_defence_revote_only_for_the_tied():
     g = Game(EIGHT)
     g.votes({1: 3, 2: 3, 3: 6, 4: 6})
     assert (g.kind, g.number) == ("defence", 1) and g.state["tied"] == ["3", "6"]
-    assert g.refusal(1, {"for": 7}) == "not_candidate"
+    assert g.refusal(1, {"vote": 7}) == "not_candidate"
     g.votes({1: 6, 2: 6, 3: 6})
     assert g.dead() == [6] and g.kind == "light"
 
@@ -36,7 +36,7 @@ def test_BV_5_3_still_tied_a_verdict_executes_all_the_tied():
     g.votes({1: 3, 2: 3, 3: 6, 4: 6})
     g.votes({1: 3, 3: 6})
     assert (g.kind, g.number) == ("verdict", 1)
-    assert g.refusal(1, {"for": 3}) == "wrong_phase"
+    assert g.refusal(1, {"vote": 3}) == "wrong_phase"
     g.play({i: {"verdict": "yes"} for i in (1, 2, 4, 5, 7)})  # 5 of 8 > half
     assert sorted(g.dead()) == [3, 6] and g.last_events("bv.executed")[0].data["round"] == "verdict"
 
@@ -52,8 +52,8 @@ def test_BV_5_4_no_majority_nobody_is_executed():
 
 def test_BV_5_5_no_votes_nobody_and_self_votes_refused():
     g = Game(EIGHT)
-    assert g.refusal(1, {"for": 1}) == "self_vote"
-    assert g.refusal(1, {"for": 99}) == "unknown_target"
+    assert g.refusal(1, {"vote": 1}) == "self_vote"
+    assert g.refusal(1, {"vote": 99}) == "unknown_target"
     g.votes({})
     assert g.dead() == [] and g.kind == "light"
 
@@ -140,7 +140,7 @@ def test_BV_15_4_vampire_rage_no_card_opened_until_the_end():
 
 def test_BV_15_5_flowers_black_minus_red_highest_executed():
     g = Game(EIGHT, flowers=True)
-    assert g.refusal(1, {"for": 3}) == "wrong_phase"
+    assert g.refusal(1, {"vote": 3}) == "wrong_phase"
     assert g.refusal(1, {"black": 3, "red": 3}) == "not_candidate"
     g.play({1: {"black": 3, "red": 6}, 2: {"black": 3}, 4: {"black": 6, "red": 3}, 5: {"black": 7}})
     assert g.dead() == [7] or g.dead() == []  # scores: 3 → 1, 6 → 0, 7 → 1: a tie goes to the defence
@@ -161,8 +161,8 @@ def test_BV_15_6_blood_vengeance_next_vote_only_for_those_who_voted_for():
     g.light({2: {"role": "lamia", "mode": "invite", "target": 1}, 1: {"role": "count", "target": 2},
              3: {"role": "monk", "target": 5}})
     assert g.state["vengeance"] == ["1", "2", "3"]
-    assert g.refusal(4, {"for": 7}) == "not_candidate"
-    assert g.refusal(4, {"for": 3}) == ""
+    assert g.refusal(4, {"vote": 7}) == "not_candidate"
+    assert g.refusal(4, {"vote": 3}) == ""
     g.votes({4: 3, 5: 3})
     assert 3 in g.dead()
 
@@ -189,8 +189,8 @@ def test_BV_15_6a_a_multiple_execution_with_a_vampire_restricts():
 def test_BV_15_7_hunter_of_hunters_elected_weighs_1_5_and_passes_the_title():
     g = Game(EIGHT, hunter_of_hunters=True)
     assert g.refusal(2, {"heir": 3}) == "no_ability"
-    g.play({1: {"for": 4, "elect": 2}, 2: {"for": 3, "elect": 2}, 3: {"for": 4, "elect": 1},
-            6: {"for": 3}})
+    g.play({1: {"vote": 4, "elect": 2}, 2: {"vote": 3, "elect": 2}, 3: {"vote": 4, "elect": 1},
+            6: {"vote": 3}})
     assert g.state["hoh"] == "2"
     assert g.last_events("bv.tally")[0].data["totals"] == {"3": 2.5, "4": 2}  # elected before the tally
     assert g.dead() == [3]
@@ -198,10 +198,10 @@ def test_BV_15_7_hunter_of_hunters_elected_weighs_1_5_and_passes_the_title():
 
 def test_BV_15_7_the_title_passes_to_a_vampires_heir_else_a_new_election():
     g = Game(EIGHT, hunter_of_hunters=True, hoh_seat=5)  # P6, a vampire
-    g.play({6: {"heir": 7}, 1: {"for": 6}, 2: {"for": 6}})
+    g.play({6: {"heir": 7}, 1: {"vote": 6}, 2: {"vote": 6}})
     assert g.state["hoh"] == "7" and g.last_events("bv.hoh_passed")
     g = Game(EIGHT, hunter_of_hunters=True, hoh_seat=3)  # P4, a hunter
-    g.play({4: {"heir": 7}, 1: {"for": 4}, 2: {"for": 4}})
+    g.play({4: {"heir": 7}, 1: {"vote": 4}, 2: {"vote": 4}})
     assert g.state["hoh"] is None and g.state["elect"] is True
 
 
@@ -209,13 +209,13 @@ def test_BV_15_8_arbiter_of_fates_names_the_victim_not_twice_in_a_row():
     g = Game(EIGHT, arbiter_of_fates=True)
     g.votes({1: 2, 3: 2, 4: 2})
     assert (g.kind, g.number) == ("arbiter", 1) and g.spec.actors == [2]
-    assert g.refusal(1, {"victim": 5}) == "not_arbiter"
-    assert g.refusal(2, {"victim": 2}) == "self_target"
-    g.play({2: {"victim": 5}})
+    assert g.refusal(1, {"vote": 5}) == "not_arbiter"
+    assert g.refusal(2, {"vote": 2}) == "self_target"
+    g.play({2: {"vote": 5}})
     assert g.dead() == [5]
     g.light({2: {"role": "lamia", "mode": "invite", "target": 1}, 1: {"role": "count", "target": 2},
              3: {"role": "monk", "target": 6}})
-    assert g.refusal(1, {"for": 2}) == "not_candidate"
+    assert g.refusal(1, {"vote": 2}) == "not_candidate"
 
 
 def test_BV_15_8_arbiter_tie_still_tied_no_arbiter_no_execution():
@@ -235,13 +235,13 @@ def test_BV_15_8_an_arbiter_who_names_nobody_executes_nobody():
 def test_BV_15_9_festival_panic_everyone_over_half_of_the_players():
     g = Game(EIGHT, festival_panic=True)
     marks = {1: [3, 4], 2: [3, 4], 3: [4], 4: [3], 6: [3, 4], 7: [3, 5], 8: [4]}
-    g.play({v: {"for": t} for v, t in marks.items()})
+    g.play({v: {"vote": t} for v, t in marks.items()})
     assert sorted(g.dead()) == [3, 4]  # 3: 5 marks, 4: 5 marks, 5: 1; more than 4 needed
 
 
 def test_BV_15_9a_players_not_weights():
     g = Game(EIGHT, festival_panic=True, hunter_of_hunters=True, hoh_seat=0)
-    g.play({v: {"for": [3]} for v in (1, 2, 4, 5)})  # 4 marks of 8 players, the 1.5 counts 1
+    g.play({v: {"vote": [3]} for v in (1, 2, 4, 5)})  # 4 marks of 8 players, the 1.5 counts 1
     assert g.dead() == []
 
 
@@ -272,9 +272,9 @@ def test_BV_15_11_grimaces_of_fate_the_die_picks_the_nights_variant():
 
 def test_BV_15_12_the_silenced_lose_the_vote_and_pass_it():
     g = Game(EIGHT, enchanted=True, silenced_seats=[5])  # P6 silenced
-    assert g.refusal(6, {"for": 3}) == "no_vote"
+    assert g.refusal(6, {"vote": 3}) == "no_vote"
     assert g.refusal(1, {"delegate": 3}) == "no_ability"
-    g.play({6: {"delegate": 1}, 1: {"for": 3}, 2: {"for": 4}})
+    g.play({6: {"delegate": 1}, 1: {"vote": 3}, 2: {"vote": 4}})
     assert g.dead() == [3]  # P1 counts 2
 
 

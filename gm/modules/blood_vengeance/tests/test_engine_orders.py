@@ -24,7 +24,7 @@ def code(g, seat, *actions):
 def test_BV_16_every_code(light):
     g = light
     assert code(g, 12, {"role": "vampire"}) == "dead"
-    assert g.refusal(1, {"for": 2}) == "wrong_phase"
+    assert g.refusal(1, {"vote": 2}) == "wrong_phase"
     assert code(g, 9, {"role": "king", "target": 1}) == "no_ability"
     assert code(g, 3, {"role": "queen", "abstain": True}) == "must_act"
     assert code(g, 1, {"role": "king"}) == "no_target"
@@ -38,15 +38,14 @@ def test_BV_16_every_code(light):
     g.state["grooms"] = {"5": "9"}
     assert code(g, 5, {"role": "bride", "target": 10}) == "groom_chosen"
     night = Game(CARDS)
-    assert night.refusal(1, {"for": 1}) == "self_vote"
+    assert night.refusal(1, {"vote": 1}) == "self_vote"
     night.state["no_vote"] = ["1"]
-    assert night.refusal(1, {"for": 2}) == "no_vote"
-    assert night.refusal(2, {"victim": 3}) == "wrong_phase"  # a victim is no order of a night round
+    assert night.refusal(1, {"vote": 2}) == "no_vote"
     night.votes({2: 3, 3: 4})
-    assert night.refusal(2, {"for": 5}) == "not_candidate"
+    assert night.refusal(2, {"vote": 5}) == "not_candidate"
     arbiter = Game(CARDS, arbiter_of_fates=True)
     arbiter.votes({1: 2, 3: 2})
-    assert arbiter.refusal(3, {"victim": 4}) == "not_arbiter"
+    assert arbiter.refusal(3, {"vote": 4}) == "not_arbiter"
 
 
 def test_BV_16_every_code_has_a_reason():
