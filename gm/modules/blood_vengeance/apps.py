@@ -2,10 +2,10 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 
-class OnuwConfig(AppConfig):
-    """One Night Ultimate Werewolf (its Django side: order forms, templates, scenario runner)."""
+class BloodVengeanceConfig(AppConfig):
+    """Mafia: Blood Vengeance (its Django side: order forms, templates, scenario runner)."""
 
-    name = "gm.modules.onuw"
-    label = "onuw"
-    verbose_name = _("One Night Ultimate Werewolf")
+    name = "gm.modules.blood_vengeance"
+    label = "blood_vengeance"
+    verbose_name = _("Mafia: Blood Vengeance")
     default_auto_field = "django.db.models.BigAutoField"

@@ -1,10 +1,9 @@
-"""One Night Ultimate Werewolf as a core game module (rules ``ON-…``, ``docs/rules/onuw.md``).
+"""Mafia: Blood Vengeance as a core game module (rules ``BV-…``, ``docs/rules/blood-vengeance.md``).
 
-The only file the core imports (through ``settings.GM_MODULES`` and :mod:`gm.core.registry`): it declares what the
-core needs to know and delegates every hook in one line — rules to the pure :mod:`.engine`, words to :mod:`.texts`,
-forms to :mod:`.forms`, reads to :mod:`.selectors`, the game page's panel to :mod:`.views`. Phases:
-``doppelganger`` (only when a doppelganger is in play, ON-14), ``night`` (ON-13), ``day`` (ON-15); the game ends
-with the day.
+The only file the core imports: it declares what the core needs to know and delegates every hook in one line —
+rules to the pure :mod:`.engine` (with the role table :mod:`.selectors` loads from ``data/roles.yaml``), words to
+:mod:`.texts`, forms to :mod:`.forms`, reads to :mod:`.selectors`, the panel to :mod:`.views`. Phases: ``night``
+(BV-5), ``defence`` (BV-5.2), ``verdict`` (BV-5.3), ``arbiter`` (BV-15.8), ``light`` (BV-6, BV-14.2).
 """
 from __future__ import annotations
 
@@ -16,29 +15,26 @@ from gm.core.engine import GameModule
 from . import engine, forms, selectors, texts, views
 
 
-class OnuwModule(GameModule):
-    """One Night Ultimate Werewolf (ON-1–ON-16). Options: ``roles`` (the master's multiset of cards, ON-2; empty:
-    the recommended set), ``deal`` (instead of ``roles``: a fixed deal, one card per seat in ring order then the three
-    center cards — for scenarios and replays), ``lone_wolf`` (ON-4.2, default on), ``series`` (a tournament series
-    name, ON-16)."""
+class BloodVengeanceModule(GameModule):
+    """Mafia: Blood Vengeance (BV-1–BV-16). Options: see :data:`.engine.OPTION_KEYS` (BV-15.16)."""
 
-    slug = "onuw"
-    # The role multiset is public through the log (ON-3); the options naming it, or a fixed deal, are not.
-    public_option_keys = ("lone_wolf", "series")
+    slug = "blood_vengeance"
+    # A role list, a fixed deal and the role table stay with the master; the variants are public rules.
+    public_option_keys = (*engine.VARIANTS, "missed_action", "doomed_info", "wolf_pits", "werewolf_invasion",
+                          "series", "preset")
     name = texts.NAME
     min_seats = engine.MIN_PLAYERS
     max_seats = engine.MAX_PLAYERS
     phase_kinds = texts.PHASE_KINDS
-    default_durations = {"doppelganger": 6 * 3600, "night": 24 * 3600, "day": 48 * 3600}
+    default_durations = engine.DURATIONS
     messages = texts.MESSAGES
-    template_name = "onuw/panel.html"
+    template_name = "blood_vengeance/panel.html"
     own_order_form = True
-    public_order_kinds = ("day",)  # ON-15: votes are public and changeable until the deadline
-    scenario_runner = "gm.modules.onuw.scenario.run"
+    scenario_runner = "gm.modules.blood_vengeance.scenario.run"
 
-    # -- options and setup (ON-1–ON-3, ON-16) ------------------------------------------------------------
+    # -- options and setup (BV-2, BV-3, BV-4, BV-13.1, BV-15.16) ------------------------------------------------
     def validate_options(self, options):
-        return engine.validate_options(options)
+        return engine.check_options(options, table=selectors.default_table())
 
     def options_fields(self) -> dict:
         return forms.options_fields()
@@ -47,22 +43,30 @@ class OnuwModule(GameModule):
         return forms.options_from_fields(values)
 
     def setup(self, *, seats, options, rng):
-        return engine.setup(seats=seats, options=options, rng=rng)
+        return engine.start(seats=seats, options=options, rng=rng, table=selectors.default_table())
 
-    # -- orders and resolution (ON-4–ON-14) ---------------------------------------------------------------
+    # -- orders and resolution (BV-5–BV-16) ---------------------------------------------------------------------
     def validate_order(self, *, state, phase, seat, payload, seats=()):
-        return engine.validate_order(state, kind=phase.kind, sid=str(seat.id), payload=payload,
-                                     order=engine.seat_order(seats) or list(state["dealt"]))
+        return engine.check_order(state, kind=phase.kind, sid=str(seat.id), payload=payload)
 
     def resolve(self, *, state, phase, seats, orders, rng):
         return engine.resolve(state=state, kind=phase.kind, seats=seats, orders=orders, rng=rng)
 
-    # -- what each viewer sees (ON-3, ON-5) -------------------------------------------------------------
+    def master_set_alive(self, *, state, phase, seat, seats, alive):
+        return engine.master_set_alive(state, seat=seat, alive=alive)
+
+    # -- what each viewer sees (BV-1.2, BV-7, BV-14.5) ------------------------------------------------------------
     def view(self, *, state, seats, viewer):
         return engine.view(state, sees_everything=viewer.sees_everything)
 
     def own_seat_data(self, data):
         return engine.own_seat_data(data)
+
+    def public_seat_data(self, data):
+        return engine.public_seat_data(data)
+
+    def may_post(self, seat_data, alive):
+        return engine.may_post(seat_data, alive)
 
     def player_needs(self, *, game, phase, seat, payload):
         return selectors.player_needs(game=game, phase=phase, seat=seat, payload=payload)
@@ -70,7 +74,7 @@ class OnuwModule(GameModule):
     def page_context(self, *, game, viewer):
         return views.page_context(game=game, viewer=viewer)
 
-    # -- words ----------------------------------------------------------------------------------------------
+    # -- words ----------------------------------------------------------------------------------------------------
     def seat_facts(self, data, *, secret):
         return texts.seat_facts(data, secret=secret)
 
@@ -83,14 +87,14 @@ class OnuwModule(GameModule):
     def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
         return texts.render_event(kind, data)
 
-    # -- playtest bots: what a seat may order now, and how bots choose -------------------------------------
+    # -- bots, demo ---------------------------------------------------------------------------------------------
     def order_options(self, *, game, viewer):
         return selectors.order_options(game=game, viewer=viewer)
 
     def bot_policy(self):
-        from .bots import OnuwPolicy
+        from .bots import BloodVengeancePolicy
 
-        return OnuwPolicy()
+        return BloodVengeancePolicy()
 
     def demo_games(self):
         from .demo import GAMES
@@ -98,4 +102,4 @@ class OnuwModule(GameModule):
         return GAMES
 
 
-MODULE = OnuwModule()
+MODULE = BloodVengeanceModule()

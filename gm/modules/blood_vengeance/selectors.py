@@ -1,17 +1,18 @@
-"""The reads of One Night Ultimate Werewolf: the open phase and what the viewer chooses in it (ON-4, ON-6, ON-14),
-the public day votes (ON-15), the tournament series standings (ON-16), a seat's end of the game (ON-5) and what the
-dashboard asks of a player, and the caller's order options for bots and clients
-(``GET /api/games/<id>/order-options/``: every legal order of his seat in the open phase as a whole payload, in the
-core's shape ``phase``, ``kind``, ``can_order``, ``why_not``, ``targets``, ``choices``).
+"""The reads of Mafia: Blood Vengeance: the default role table (``data/roles.yaml``, BV-13.1), the open phase and
+what the viewer may order in it — only legal choices, each checked by the pure engine (BV-5, BV-13, BV-16) —, the
+set-up summary players read at signup (BV-2), the series table (BV-12.3), what the dashboard asks of a player, and
+the caller's order options for bots and clients (``GET /api/games/<id>/order-options/``).
 
-Everything secret is read through ``gm.core.visibility`` (the viewer's own seat and log lines, the orders he may
-see); the choices come from the pure engine.
+Everything secret is read through ``gm.core.visibility`` (the viewer's own seat, his orders, the state he may see).
 """
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
+import yaml
 from django.utils.translation import gettext as _
 
 from gm.core import visibility
@@ -20,7 +21,17 @@ from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
 from . import engine
-from .texts import NEED_NOTHING, NEED_VOTE, NEED_VOTED, TEAM_NAMES, dealt_and_final
+from .texts import NEED_ACT, NEED_ACTED, NEED_NOTHING, NEED_VOTE, NEED_VOTED, role_name, summary_text
+
+SLUG = "blood_vengeance"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@cache
+def default_table() -> dict:
+    """The default role table (slug → row) as ``data/roles.yaml`` holds it; the engine checks and snapshots it
+    into each game at the start (BV-13.1)."""
+    return yaml.safe_load((DATA / "roles.yaml").read_text(encoding="utf-8"))
 
 
 def open_phase(game: Game) -> Phase | None:
@@ -33,90 +44,170 @@ def seat_order(game: Game) -> list[tuple[str, str]]:
     return [(str(s.pk), s.display_name) for s in game.seats.order_by("position")]
 
 
-def order_choice(game: Game, viewer: visibility.Viewer, phase: Phase | None) -> str | None:
-    """What the viewer chooses in the open phase: ``copy`` (doppelganger step), the night choice (``seer``,
-    ``robber``, ``troublemaker``, ``drunk``, ``lone_wolf``), ``vote`` (day), or ``None``."""
+def _accepted(state: dict, kind: str, sid: str, payload: dict) -> bool:
+    try:
+        engine.validate_order(state, kind=kind, sid=sid, payload=payload)
+    except engine.BvError:
+        return False
+    return True
+
+
+def legal_choices(state: dict, kind: str, sid: str) -> dict[str, list[dict]]:
+    """Every legal order of seat ``sid`` in a phase of ``kind``, grouped: ``vote`` (night, defence, arbiter; a
+    single payload each), ``verdict``, ``elect``, ``heir``, ``delegate``, ``black``/``red`` (flowers), and for
+    the light one group per ability (its card slug, and ``hunters``), each a list of action payloads. Every
+    choice is one the engine accepts (BV-16); the revenant's triples are limited to 30."""
+    out: dict[str, list[dict]] = {}
+    if not engine.is_alive(state, sid):
+        return out
+    others = [s for s in engine.living(state) if s != sid]
+    if kind == "light":
+        card = state["cards"][sid]
+        roles = ([card] if engine.acts(state["table"][card]) else []) + (
+            [engine.GATHERING] if sid in engine.gathering_members(state) else [])
+        for role in roles:
+            actions: list[dict] = []
+            row = state["table"].get(role, {})
+            count = int(row.get("targets", 1)) if role != engine.GATHERING else 1
+            pool = engine.living(state)
+            groups = [list(c) for c in combinations(pool, min(count, len(others)))][:30] if count > 1 \
+                else [[t] for t in pool]
+            for targets in groups:
+                action: dict[str, Any] = {"role": role, "targets": [int(t) for t in targets]}
+                for mode in (row.get("modes") or [None]) if row.get("effect") == "lamia" else [None]:
+                    a = dict(action, mode=mode) if mode else dict(action)
+                    if _accepted(state, kind, sid, {"actions": [a]}):
+                        actions.append(a)
+            for extra in ({"role": role, "abstain": True}, {"role": role, "mode": "ambush"}):
+                if _accepted(state, kind, sid, {"actions": [extra]}):
+                    actions.append(extra)
+            if actions:
+                out[role] = actions
+        return out
+    if kind == "verdict":
+        if _accepted(state, kind, sid, {"verdict": "yes"}):
+            out["verdict"] = [{"verdict": "yes"}, {"verdict": "no"}]
+        return out
+    festival = kind == "night" and engine.variant_on(state, "festival_panic")
+    for key in ("vote", "black", "red", "elect", "heir", "delegate"):
+        found = []
+        for t in others + ([sid] if key == "elect" else []):
+            payload = {key: [int(t)] if festival and key == "vote" else int(t)}
+            if _accepted(state, kind, sid, payload):
+                found.append(payload)
+        if found:
+            out[key] = found
+    return out
+
+
+def _state(game: Game) -> dict:
+    """The full game state, for the engine's legality checks only: what the seat may choose is computed from it, and
+    only the choices (names of living players) reach the viewer."""
+    return game.state or {}
+
+
+def viewer_choices(game: Game, viewer: visibility.Viewer, phase: Phase | None) -> dict[str, list[dict]]:
+    """The viewer's legal orders in the open ``phase`` (see :func:`legal_choices`); empty without a living seat."""
     if phase is None or phase.status != Phase.Status.OPEN or viewer.seat is None or not viewer.seat.alive:
+        return {}
+    return legal_choices(_state(game), phase.kind, str(viewer.seat.pk))
+
+
+def current_order(viewer: visibility.Viewer, phase: Phase | None):
+    """The viewer's latest order version in ``phase`` (through the visibility layer), or ``None``."""
+    if phase is None or viewer.seat is None:
         return None
-    sid = str(viewer.seat.pk)
-    state = game.state
-    if phase.kind == "doppelganger":
-        return "copy" if state["dealt"].get(sid) == "doppelganger" else None
-    if phase.kind == "night":
-        return engine.night_choice(state, sid, [s for s, _n in seat_order(game)])
-    return "vote" if phase.kind == "day" else None
+    return visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("-version").first()
 
 
-def public_votes(viewer: visibility.Viewer, phase: Phase | None) -> list[tuple[str, str]]:
-    """The current day votes, public by the rules (ON-15: votes are public and changeable until the deadline; the
-    module declares day orders public, so the visibility layer hands them to every viewer): ``(voter name, voted
-    name)`` for each seat's latest vote."""
-    if phase is None or phase.kind != "day":
+def setup_summary(game: Game) -> str:
+    """BV-2 / issue 21: the readable set-up summary players see (counts by side), from the public roles line, or,
+    before the start, from the master's role list or preset (never a fixed deal's order)."""
+    options = game.options or {}
+    cards = options.get("roles") or options.get("deal")
+    if not cards:
+        return ""
+    table = engine.normalise_table(default_table())
+    return summary_text(engine.summary(cards, table))
+
+
+def roles_in_play(game: Game, viewer: visibility.Viewer) -> list[str]:
+    """The public list of the roles in play (BV-2.7), from the set-up's public log line."""
+    entry = visibility.log_entries(viewer).filter(kind="bv.roles_in_play").first()
+    if entry is None:
         return []
-    names = dict(seat_order(viewer.game))
-    latest: dict[int, Any] = {}
-    for seat_id, payload in visibility.orders(viewer, phase).order_by("seat_id", "version").values_list(
-            "seat_id", "payload"):
-        latest[seat_id] = payload
-    return [(names[str(s)], names.get(str(p["vote"]), "?")) for s, p in latest.items() if p and p.get("vote")]
+    if "counts" in entry.data:
+        return [summary_text(entry.data["counts"])]
+    return [role_name(r) for r in entry.data.get("roles", [])]
 
 
 def series_context(game: Game) -> dict | None:
-    """ON-16: tokens of every player of the game's series (finished games with the same ``series`` option, a token
-    per winning seat's user) and the champion, the first to 5 tokens."""
-    series = game.options.get("series")
+    """BV-12.3: the points of every player of the game's series (finished games with the same ``series`` option)."""
+    series = (game.options or {}).get("series")
     if not series:
         return None
-    games = (Game.objects.filter(module="onuw", status=Game.Status.FINISHED, options__series=series)
-             .order_by("finished_at", "pk").prefetch_related("seats__user__profile"))
-    rows = []
+    games = (Game.objects.filter(module=SLUG, status=Game.Status.FINISHED, options__series=series)
+             .order_by("finished_at", "pk").prefetch_related("seats__user"))
+    per_game = []
     names: dict[int, str] = {}
     for g in games:
-        winning = set((g.outcome or {}).get("winning_seats", []))
-        users = []
+        pts = (g.state or {}).get("points") or {}
+        row = {}
         for seat in g.seats.all():
-            if seat.pk in winning and seat.user_id is not None:
-                users.append(seat.user_id)
+            if seat.user_id is not None:
+                row[seat.user_id] = int(pts.get(str(seat.pk), 0))
                 names[seat.user_id] = seat.display_name
-        rows.append(users)
-    tokens, champion = engine.series_standings(rows)
-    standings = sorted(((names[u], n) for u, n in tokens.items()), key=lambda r: (-r[1], r[0]))
-    return {"name": series, "games": len(rows), "standings": standings, "goal": engine.SERIES_TOKENS,
-            "champion": names.get(champion) if champion is not None else None}
-
-
-def end_result(state: dict, sid: str) -> dict:
-    """A seat's end of the game in words, by the card in front of it at the end of the night (ON-5): ``won``
-    (ON-9–ON-12), ``cards`` ("dealt Werewolf → ended Robber") and ``team`` (of the final card). ``state`` is the
-    full state of a finished game; ``sid`` a seat id string."""
-    card = state["cards"][sid]
-    final_as = engine.effective(card, state)
-    return {"won": sid in set(state.get("winners") or []),
-            "cards": dealt_and_final(state["dealt"][sid], state.get("copy"), card, final_as),
-            "team": str(TEAM_NAMES[engine.team(final_as)])}
+        per_game.append(row)
+    totals = engine.series_table(per_game)
+    standings = sorted(((names[u], n) for u, n in totals.items() if isinstance(u, int)), key=lambda r: (-r[1], r[0]))
+    return {"name": series, "games": len(per_game), "standings": standings}
 
 
 def player_needs(*, game: Game, phase: Phase, seat, payload) -> list[Need] | None:
-    """ON-4: a night asks an order only of a seat whose card chooses something (the others just wake or sleep);
-    the day (ON-6) asks everyone's vote. ``None``: the core's default."""
+    """BV-5 / BV-14.2: a night round asks a vote of every player with one; the light asks an order only of a
+    card with a light ability or a gathering vote (ordinary vampires get no reminder)."""
     label = phase.label
-    if phase.kind == "day":
+    state = game.state or {}
+    sid = str(seat.pk)
+    if phase.kind == "light":
+        card = (state.get("cards") or {}).get(sid)
+        if card is None or not (engine.acts(state["table"][card]) or sid in engine.gathering_members(state)):
+            return [Need(NEED_NOTHING % {"phase": label}, IDLE, phase.deadline)]
         if payload is None:
-            return [Need(NEED_VOTE % {"phase": label}, ACT, phase.deadline)]
-        return [Need(NEED_VOTED % {"phase": label}, DONE, phase.deadline)]
-    if phase.kind == "night" and engine.night_choice(game.state or {}, str(seat.pk),
-                                                     list((game.state or {}).get("dealt") or [])) is None:
+            return [Need(NEED_ACT % {"phase": label}, ACT, phase.deadline)]
+        return [Need(NEED_ACTED % {"phase": label}, DONE, phase.deadline)]
+    if phase.kind == "arbiter" and sid != str(state.get("arbiter")):
         return [Need(NEED_NOTHING % {"phase": label}, IDLE, phase.deadline)]
-    return None
+    if payload is None:
+        return [Need(NEED_VOTE % {"phase": label}, ACT, phase.deadline)]
+    return [Need(NEED_VOTED % {"phase": label}, DONE, phase.deadline)]
 
 
-def _center(ref: str) -> str:
-    return ref.removeprefix("center")
+def choice_label(key: str, payload: dict, names: dict[str, str]) -> str:
+    def n(v) -> str:
+        return names.get(str(v), str(v))
+
+    if "actions" in payload:
+        a = payload["actions"][0]
+        if a.get("abstain"):
+            return _("%(role)s: abstain") % {"role": role_name(a["role"])}
+        if a.get("mode") == "ambush":
+            return _("%(role)s: ambush") % {"role": role_name(a["role"])}
+        mode = f" ({a['mode']})" if a.get("mode") else ""
+        return f"{role_name(a['role'])}{mode}: " + ", ".join(n(t) for t in a.get("targets") or [])
+    value = payload[key]
+    if key == "verdict":
+        return _("Verdict: %(answer)s") % {"answer": value}
+    if isinstance(value, list):
+        return _("Execute %(names)s") % {"names": ", ".join(n(v) for v in value)}
+    return f"{key}: {n(value)}"
 
 
 def order_options(*, game: Game, viewer) -> dict:
-    """The caller's legal orders now. Raises :class:`ServiceError` ``forbidden`` (no seat), ``not_allowed`` (a
-    dead seat) or ``state`` (no phase open for orders)."""
+    """The caller's legal orders now, in the core's shape (``phase``, ``kind``, ``can_order``, ``why_not``,
+    ``targets``, ``choices``) plus ``groups`` (choice keys by group: ``vote``, a light ability…; a light order
+    combines at most one choice of each group). Raises :class:`ServiceError` ``forbidden`` (no seat),
+    ``not_allowed`` (a dead seat) or ``state`` (no phase open for orders)."""
     if viewer.seat is None:
         raise ServiceError(_("You have no seat in this game."), code="forbidden")
     if not viewer.seat.alive:
@@ -124,50 +215,21 @@ def order_options(*, game: Game, viewer) -> dict:
     phase = game.phases.filter(status=Phase.Status.OPEN).first() if not game.is_over else None
     if phase is None:
         raise ServiceError(_("No phase is open for orders now."), code="state")
-    seats = list(game.seats.order_by("position"))
-    order = [str(s.pk) for s in seats]
+    names = dict(seat_order(game))
+    grouped = legal_choices(_state(game), phase.kind, str(viewer.seat.pk))
+    choices = []
+    groups: dict[str, list[str]] = {}
+    for group, payloads in grouped.items():
+        for i, p in enumerate(payloads):
+            payload = {"actions": [p]} if phase.kind == "light" else p
+            key = f"{group}:{i}"
+            choices.append({"key": key, "label": choice_label(group, payload, names), "payload": payload})
+            groups.setdefault(group, []).append(key)
     sid = str(viewer.seat.pk)
-    names = {str(s.pk): s.display_name for s in seats}
-    others = [s for s in seats if str(s.pk) != sid]
-    state = game.state
-    choices: list[dict] = []
-
-    def add(key: str, label: str, payload: dict) -> None:
-        choices.append({"key": key, "label": label, "payload": payload})
-
-    if phase.kind == "doppelganger" and state["dealt"].get(sid) == "doppelganger":
-        for s in others:
-            add(f"copy:{s.pk}", _("Copy %(name)s") % {"name": s.display_name}, {"copy": s.pk})
-    elif phase.kind == "night":
-        choice = engine.night_choice(state, sid, order)
-        if choice == "lone_wolf":
-            for c in engine.CENTER:
-                add(f"look:{c}", _("Look at center card %(n)s") % {"n": _center(c)}, {"look": [c]})
-        elif choice == "seer":
-            for s in others:
-                add(f"look:{s.pk}", _("Look at the card of %(name)s") % {"name": s.display_name}, {"look": [s.pk]})
-            for a, b in combinations(engine.CENTER, 2):
-                add(f"look:{a}+{b}", _("Look at center cards %(a)s and %(b)s") % {"a": _center(a), "b": _center(b)},
-                    {"look": [a, b]})
-        elif choice == "robber":
-            for s in others:
-                add(f"swap_with:{s.pk}", _("Swap your card with %(name)s") % {"name": s.display_name},
-                    {"swap_with": s.pk})
-        elif choice == "troublemaker":
-            for a, b in combinations(others, 2):
-                add(f"swap:{a.pk}+{b.pk}", _("Swap %(a)s and %(b)s") % {"a": a.display_name, "b": b.display_name},
-                    {"swap": [a.pk, b.pk]})
-        elif choice == "drunk":
-            for c in engine.CENTER:
-                add(f"take:{c}", _("Take center card %(n)s") % {"n": _center(c)}, {"take": c})
-    elif phase.kind == "day":
-        for s in others:
-            add(f"vote:{s.pk}", _("Vote for %(name)s") % {"name": s.display_name}, {"vote": s.pk})
+    targets = [{"id": int(s), "name": names[s]} for s in engine.living(_state(game)) if s != sid] \
+        if game.state else []
     return {
-        "phase": phase.pk,
-        "kind": phase.kind,
-        "can_order": bool(choices),
+        "phase": phase.pk, "kind": phase.kind, "can_order": bool(choices),
         "why_not": "" if choices else _("Nothing to choose in this phase."),
-        "targets": [{"id": s.pk, "name": names[str(s.pk)]} for s in others],
-        "choices": choices,
+        "targets": targets, "choices": choices, "groups": groups,
     }

@@ -1,6 +1,6 @@
-"""Everything One Night Ultimate Werewolf shows to people, in the reader's language: the game's and its phases'
-names, role, team and center-card names, how each team wins, the log message templates and how an event renders,
-an order and a seat in words (ON-3–ON-16). Form labels live with their forms (``forms.py``)."""
+"""Everything Mafia: Blood Vengeance shows to people, in the reader's language: the game's and its phases' names, the
+card, side, type-card and variant names, the log message templates and how an event renders, an order and a seat in
+words, the refusal reasons of BV-16 (BV-1–BV-16). Form labels live with their forms (``forms.py``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -9,123 +9,112 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-NAME = _("One Night Ultimate Werewolf")
-PHASE_KINDS = {"doppelganger": _("Doppelganger %(number)s"), "night": _("Night %(number)s"),
-               "day": _("Day %(number)s")}
+NAME = _("Mafia: Blood Vengeance")
+PHASE_KINDS = {"night": _("Night %(number)s"), "defence": _("Defence %(number)s"),
+               "verdict": _("Verdict %(number)s"), "arbiter": _("Arbiter %(number)s"),
+               "light": _("Light time %(number)s")}
 
 ROLE_NAMES = {
-    "villager": _("Villager"),
-    "werewolf": _("Werewolf"),
-    "seer": _("Seer"),
-    "robber": _("Robber"),
-    "troublemaker": _("Troublemaker"),
-    "tanner": _("Tanner"),
-    "drunk": _("Drunk"),
-    "hunter": _("Hunter"),
-    "mason": _("Mason"),
-    "insomniac": _("Insomniac"),
-    "minion": _("Minion"),
-    "doppelganger": _("Doppelganger"),
+    "vampire": _("Vampire"), "king": _("King"), "prince": _("Prince"), "count": _("Count"), "lamia": _("Lamia"),
+    "undine": _("Undine"), "queen": _("Queen"), "neophyte": _("Neophyte"), "nosferatu": _("Nosferatu"),
+    "bride": _("Bride"), "banshee": _("Banshee"), "dhampir": _("Dhampir"), "revenant": _("Revenant"),
+    "ghoul": _("Ghoul"), "hunter": _("Hunter"), "monk": _("Monk"), "leader": _("Leader"), "scout": _("Scout"),
+    "beauty": _("Beauty"), "werewolf": _("Werewolf"), "kitsune": _("Kitsune"), "warg_leader": _("Warg leader"),
+    "sly_warg": _("Sly warg"), "vengeful_warg": _("Vengeful warg"), "paralysing_warg": _("Paralysing warg"),
+    "tricky_warg": _("Tricky warg"),
+    "lord": _("Vampire lord"), "werewolf_any": _("Werewolf (werewolf or kitsune)"), "hunters": _("Hunters' gathering"),
 }
-TEAM_NAMES = {"village": _("village"), "werewolf": _("werewolves"), "tanner": _("tanner")}
-#: How each team wins (ON-9–ON-12), for the player's card.
-VILLAGE_WIN = _("Village team: you win if at least one werewolf dies, or, when no player is a werewolf, if nobody "
-                "dies.")
+SIDE_NAMES = {"vampires": _("vampires"), "hunters": _("hunters"), "werewolf": _("werewolf")}
+TYPE_NAMES = {"vampire": _("vampire"), "special_vampire": _("special vampire"), "hunter": _("hunter"),
+              "special_hunter": _("special hunter"), "werewolf": _("werewolf")}
+VARIANT_NAMES = {"standard": _("standard vote"), "flowers": _("flowers of execution and salvation"),
+                 "blood_vengeance": _("blood vengeance"), "arbiter_of_fates": _("arbiter of fates"),
+                 "festival_panic": _("festival panic"), "vampire_secrets": _("vampire secrets")}
+ANSWERS = {"yes": _("yes"), "no": _("no")}
 WIN_TEXTS = {
-    "werewolf": _("Werewolf team: you win if no werewolf dies — unless the tanner dies."),
-    "minion": _("Werewolf team: you win if no werewolf dies, even if you die — unless the tanner dies. If no player "
-                "is a werewolf, you win if someone other than you dies."),
-    "tanner": _("You are on no team: you win only if you die."),
+    "vampires": _("Vampires: you win when every hunter and the werewolf are dead, even if you are dead too."),
+    "hunters": _("Hunters: you win at nightfall when the living hunters are as many as the living vampires, the "
+                 "werewolf is dead and no killing vampire lives."),
+    "werewolf": _("Werewolf: you win when you are the last one alive, or alone with one hunter."),
 }
-#: ON-5: the card that counts is the one in front of the player at the end of the night.
-FINAL_CARD_NOTE = _("Your team is that of the card in front of you at the end of the night, which may have been "
-                    "swapped.")
-CENTER_NAMES = {"center1": _("center card 1"), "center2": _("center card 2"), "center3": _("center card 3")}
 
 MESSAGES = {
-    "onuw.roles_in_play": _("Cards in play (players + 3 in the center): %(roles)s."),
-    "onuw.your_card": _("Your card: %(role)s."),
-    "onuw.warning": _("Set-up warning: %(text)s"),
-    "onuw.deal": _("Deal: %(deal)s; center: %(center)s."),
-    "onuw.copied": _("You looked at %(name)s's card: %(role)s. You are now %(role)s."),
-    "onuw.copied_nothing": _("You copied nobody; you stay a doppelganger (village team)."),
-    "onuw.trace_copy": _("%(name)s (doppelganger) copied %(target_name)s: %(role)s."),
-    "onuw.trace_no_copy": _("%(name)s (doppelganger) copied nobody."),
-    "onuw.werewolves": _("The other werewolves: %(names)s."),
-    "onuw.lone_wolf": _("You are the only werewolf among the players; you may look at one center card."),
-    "onuw.lone_wolf_no_peek": _("You are the only werewolf among the players."),
-    "onuw.minion_sees": _("The werewolves: %(names)s."),
-    "onuw.minion_no_wolves": _("No player is a werewolf."),
-    "onuw.masons": _("The other masons: %(names)s."),
-    "onuw.lone_mason": _("You are the only mason among the players: the other one is in the center."),
-    "onuw.seer_saw": _("You saw: %(seen)s."),
-    "onuw.trace_seer": _("%(name)s (seer) saw: %(seen)s."),
-    "onuw.wolf_saw": _("You looked at %(center)s: %(card)s."),
-    "onuw.trace_wolf": _("%(name)s (lone werewolf) looked at %(center)s: %(card)s."),
-    "onuw.robbed": _("You took %(name)s's card and looked at it: %(card)s. You are now %(as)s."),
-    "onuw.trace_robber": _("%(name)s (robber) swapped cards with %(target_name)s and got %(card)s."),
-    "onuw.swapped": _("You swapped the cards of %(names)s."),
-    "onuw.trace_troublemaker": _("%(name)s (troublemaker) swapped the cards of %(names)s."),
-    "onuw.drunk_took": _("You swapped your card with %(center)s without looking at it."),
-    "onuw.trace_drunk": _("%(name)s (drunk) took %(center)s."),
-    "onuw.trace_drunk_random": _("%(name)s (drunk) gave no order: %(center)s was taken at random."),
-    "onuw.insomniac_saw": _("At the end of the night your card is: %(card)s (%(as)s)."),
-    "onuw.trace_insomniac": _("%(name)s (insomniac) saw her card: %(card)s."),
-    "onuw.night_over": _("The night is over. Discuss, then vote."),
-    "onuw.votes": _("Votes: %(votes)s."),
-    "onuw.nobody_died": _("No player has more than one vote: nobody dies."),
-    "onuw.died": _("%(name)s dies with %(count)s votes and reveals %(card)s."),
-    "onuw.hunter_shot": _("%(hunter_name)s was the hunter: %(name)s dies too and reveals %(card)s."),
-    "onuw.final_cards": _("Every card: %(table)s; center: %(center)s."),
-    "onuw.winners": _("Winners: %(teams)s (%(names)s)."),
-    "onuw.no_winners": _("Nobody wins."),
+    "bv.roles_in_play": _("Roles in play: %(roles)s."),
+    "bv.your_card": _("Your card: %(role)s."),
+    "bv.hunters_met": _("The hunters: %(names)s."),
+    "bv.pack_met": _("Your pack: %(names)s."),
+    "bv.introduction": _("Introduction in call order: %(names)s."),
+    "bv.night_opened": _("Night %(night)s has come: everyone has gathered. Tonight's vote: %(variant)s.%(extra)s"),
+    "bv.tally": _("Votes (%(round)s): %(votes)s."),
+    "bv.executed": _("Executed: %(dead)s."),
+    "bv.nobody_executed": _("This night the vampires executed nobody; dawn comes."),
+    "bv.defence_opened": _("A tie: %(names)s defend themselves; revote only for them."),
+    "bv.verdict_opened": _("Still tied: %(names)s. Execute them all? Answer yes or no."),
+    "bv.verdict_tally": _("Verdict: %(weight)s of %(total)s for execution (%(names)s)."),
+    "bv.arbiter_elected": _("%(name)s is the arbiter of fates and names tonight's victim."),
+    "bv.flowers_tally": _("Roses: %(scores)s."),
+    "bv.hoh_elected": _("%(name)s is the hunter of hunters."),
+    "bv.hoh_not_elected": _("Nobody was elected hunter of hunters; the election repeats next night."),
+    "bv.hoh_passed": _("The title of hunter of hunters passes to %(name)s."),
+    "bv.co_master": _("%(name)s, executed first, becomes the master's assistant."),
+    "bv.victory": _("The %(side)s win. Winners: %(names)s."),
+    "bv.hunters_struck": _("The hunters have struck their blow."),
+    "bv.nightfall": _("Night falls. Did not live to see the dark: %(dead)s."),
+    "bv.removed": _("%(name)s leaves the game: %(dead)s."),
+    "bv.gathering_result": _("The gathering chose: %(victim)s.%(extra)s"),
+    "bv.no_action": _("%(role)s: no action this light time."),
+    "bv.blocked": _("%(role)s: your ability had no effect this light time."),
+    "bv.learned_type": _("%(target_name)s shows the card: %(type)s."),
+    "bv.learned_killer": _("Does %(target_name)s kill? %(answer)s."),
+    "bv.learned_watch": _("Chose %(target_name)s before you: %(names)s%(extra)s."),
+    "bv.learned_count": _("Hunters among %(names)s: %(count)s."),
+    "bv.learned_vampire": _("Is %(target_name)s a vampire? %(answer)s."),
+    "bv.bride_bound": _("%(target_name)s is your groom."),
+    "bv.groom_told": _("The bride %(bride_name)s chose you: your fates are bound."),
+    "bv.lost_tail": _("You lost a tail: a kill on you failed."),
+    "bv.trace_action": _("%(name)s (%(role)s) → %(targets)s %(mode)s"),
+    "bv.trace_blocked": _("%(name)s (%(role)s) is blocked: → %(targets)s without effect."),
+    "bv.trace_abstain": _("%(name)s (%(role)s) abstains."),
+    "bv.trace_no_action": _("%(name)s (%(role)s) gave no order: no action."),
+    "bv.trace_random_action": _("%(name)s (%(role)s) gave no order: drawn → %(targets)s."),
+    "bv.trace_gathering": _("Gathering: %(votes)s → victim %(victim)s."),
+    "bv.trace_ambush": _("%(name)s's ambush catches %(caught_name)s: %(victim_name)s dies."),
+    "bv.trace_protected": _("The kill on %(target_name)s fails: protected."),
+    "bv.trace_kill": _("%(target_name)s is killed (%(attacker_name)s)."),
+    "bv.trace_tail": _("%(name)s survives on a spare life."),
+    "bv.trace_linked_death": _("%(name)s dies with a linked player."),
+    "bv.trace_drawn": _("Night 1 must execute: %(name)s was drawn."),
 }
 
-
-#: What the dashboard tells a player about his part in the open phase (ON-4, ON-6).
-NEED_VOTE = _("Voting is open in %(phase)s: you have not voted (ON-6).")
-NEED_VOTED = _("You have voted in %(phase)s; you may change your vote until the deadline.")
-NEED_NOTHING = _("%(phase)s: your card has nothing to choose; wait for the day.")
+#: What the dashboard tells a player (BV-5, BV-14.2).
+NEED_VOTE = _("%(phase)s: the vote is open and you have not voted.")
+NEED_VOTED = _("%(phase)s: your vote is in; you may change it until the deadline.")
+NEED_ACT = _("%(phase)s: use your ability.")
+NEED_ACTED = _("%(phase)s: your order is in; you may change it until the deadline.")
+NEED_NOTHING = _("%(phase)s: nothing for you to do; wait for the night.")
 
 
 def role_name(slug: str) -> str:
-    """A role's name in the active language (unknown slugs as given)."""
+    """A card's name in the active language (unknown slugs as given)."""
     return str(ROLE_NAMES.get(slug, slug))
 
 
-def card_text(card: str, as_role: str | None = None) -> str:
-    """A card's name in the active language; the doppelganger card with the role it counts as, "Doppelganger
-    (Robber)" (ON-4.1) — in parentheses, as the arrow belongs to "dealt → ended"."""
-    if card == "doppelganger" and as_role and as_role != card:
-        return f"{role_name(card)} ({role_name(as_role)})"
-    return role_name(card)
+def side_name(slug: str) -> str:
+    """A side's name in the active language."""
+    return str(SIDE_NAMES.get(slug, slug))
 
-
-def win_text(role: str) -> str:
-    """How the holder of ``role`` wins (ON-9–ON-12) and that the final card decides (ON-5), in the active
-    language, for the player's card: werewolf, minion and tanner their own; every other role the village's."""
-    return f"{WIN_TEXTS.get(role, VILLAGE_WIN)} {FINAL_CARD_NOTE}"
-
-
-def dealt_and_final(dealt: str, copy: str | None, final: str, final_as: str | None) -> str:
-    """A seat's two cards in words, the final one last as it decides the team (ON-5): "dealt Werewolf → ended
-    Robber". ``copy`` is the doppelganger's copied role (ON-4.1), ``final_as`` the role the final card counts as."""
-    return gettext("dealt %(dealt)s → ended %(final)s") % {"dealt": card_text(dealt, copy),
-                                                           "final": card_text(final, final_as)}
-
-
-def result_word(won: bool) -> str:
-    """"won" or "lost" in the active language (ON-9–ON-12)."""
-    return gettext("won") if won else gettext("lost")
 
 def winner_label(slug: str) -> str:
-    """A winning team of ON-7 (``village``, ``werewolf``, ``tanner``) in the active language."""
-    return str(TEAM_NAMES.get(slug, slug))
+    """A winning side (BV-9–BV-11) in the active language."""
+    return side_name(slug)
+
+
+def win_text(side: str) -> str:
+    """How a card of ``side`` wins, for the player's card."""
+    return str(WIN_TEXTS.get(side, ""))
 
 
 def _format(kind: str, params: Mapping[str, Any]) -> str:
-    """The message template of ``kind`` filled with ``params``, as the core renders events: an unknown kind as
-    itself, a template whose parameters don't fit as it stands."""
     template = MESSAGES.get(kind)
     if template is None:
         return kind
@@ -136,86 +125,106 @@ def _format(kind: str, params: Mapping[str, Any]) -> str:
 
 
 def render_event(kind: str, data: Mapping[str, Any]) -> str:
-    """An ``onuw.*`` event's text in the active language: seat ids named by the display names the event carries,
-    roles, cards (with the doppelganger's copy, ON-4.1) and center cards in words."""
+    """A ``bv.*`` event's text in the active language: seats by the display names the event carries, cards, sides,
+    type cards and variants in words."""
     names = data.get("names", {})
 
     def who(sid) -> str:
-        return names.get(str(sid), str(sid))
+        return names.get(str(sid), str(sid)) if sid is not None else "—"
 
-    params = dict(data)
-    if "seat" in data:
-        params["name"] = who(data["seat"])
-    if "target" in data:
-        params["target_name"] = who(data["target"])
-    if "hunter" in data:
-        params["hunter_name"] = who(data["hunter"])
-    if isinstance(data.get("seats"), list) and kind != "onuw.final_cards":
-        params["names"] = ", ".join(who(s) for s in data["seats"]) or "—"
+    def many(items) -> str:
+        return ", ".join(who(s) for s in items or []) or "—"
+
+    params: dict[str, Any] = dict(data)
+    for key in ("seat", "target", "attacker", "caught", "victim", "bride"):
+        if key in data:
+            params[f"{key}_name" if key != "seat" else "name"] = (
+                gettext("the hunters") if data[key] == "hunters" else who(data[key]))
+    if isinstance(data.get("seats"), list):
+        params["names"] = many(data["seats"])
     if "role" in data:
         params["role"] = role_name(data["role"])
     if "card" in data:
-        params["card"] = card_text(data["card"], data.get("as"))
-        if kind in ("onuw.died", "onuw.hunter_shot") and data.get("dealt") not in (None, data["card"]):
-            params["card"] = gettext("%(card)s (dealt %(dealt)s)") % {
-                "card": params["card"], "dealt": card_text(data["dealt"], data.get("copy"))}
-    if "as" in data:
-        params["as"] = role_name(data["as"])
-    if isinstance(data.get("center"), str) and data["center"] in CENTER_NAMES:
-        params["center"] = str(CENTER_NAMES[data["center"]])
-    if kind == "onuw.roles_in_play":
-        params["roles"] = ", ".join(role_name(r) for r in data["roles"])
-    elif kind == "onuw.warning":
-        p = dict(data.get("params") or {})
-        if "role" in p:
-            p["role"] = role_name(p["role"])
-        params["text"] = gettext(data["text"]) % p if p else gettext(data["text"])
-    elif kind == "onuw.deal":
-        params["deal"] = ", ".join(f"{names.get(k, k)}: {role_name(v)}" for k, v in data["cards"].items())
-        params["center"] = ", ".join(role_name(c) for c in data["center"])
-    elif kind in ("onuw.seer_saw", "onuw.trace_seer"):
-        params["seen"] = ", ".join(
-            f"{CENTER_NAMES[s['center']] if 'center' in s else who(s['seat'])}: {role_name(s['card'])}"
-            for s in data["seen"])
-    elif kind == "onuw.votes":
-        params["votes"] = ", ".join(f"{who(v)} → {who(t)}" for v, t in data["votes"]) or "—"
-    elif kind == "onuw.final_cards":
-        params["table"] = "; ".join(_final_row(who(s["seat"]), s, data.get("copy")) for s in data["seats"])
-        params["center"] = ", ".join(role_name(c) for c in data["center"])
-    elif kind == "onuw.winners":
-        if not data["teams"]:
-            return str(MESSAGES["onuw.no_winners"])
-        params["teams"] = ", ".join(str(TEAM_NAMES.get(t, t)) for t in data["teams"])
-        params["names"] = ", ".join(who(s) for s in data["seats"]) or "—"
+        params["role"] = role_name(data["card"])
+    if "targets" in data:
+        params["targets"] = many(data["targets"])
+    if "mode" in data:
+        params["mode"] = f"({data['mode']})" if data["mode"] else ""
+    if "answer" in data:
+        params["answer"] = str(ANSWERS.get(data["answer"], data["answer"]))
+    if "type" in data:
+        params["type"] = str(TYPE_NAMES.get(data["type"], data["type"]))
+    if "cards" in data:
+        cards = data["cards"] or {}
+        params["dead"] = ", ".join(f"{who(s)} ({role_name(cards[s])})" if s in cards else who(s)
+                                   for s in data.get("seats") or ([data["seat"]] if "seat" in data else [])) \
+            or gettext("nobody")
+    if kind == "bv.roles_in_play":
+        if "counts" in data:
+            params["roles"] = summary_text(data["counts"])
+        else:
+            params["roles"] = ", ".join(role_name(r) for r in data.get("roles", []))
+    elif kind == "bv.introduction":
+        params["names"] = many(data.get("seats"))
+    elif kind == "bv.night_opened":
+        params["variant"] = str(VARIANT_NAMES.get(data.get("variant"), data.get("variant")))
+        extra = []
+        if data.get("die") is not None:
+            extra.append(gettext("The die shows %(die)s.") % {"die": data["die"]})
+        if data.get("no_vote"):
+            extra.append(gettext("No vote tonight: %(names)s.") % {"names": many(data["no_vote"])})
+        if data.get("vengeance"):
+            extra.append(gettext("Blood vengeance: only %(names)s may be voted for.") % {
+                "names": many(data["vengeance"])})
+        if data.get("elect"):
+            extra.append(gettext("Elect the hunter of hunters."))
+        params["extra"] = (" " + " ".join(extra)) if extra else ""
+    elif kind == "bv.tally":
+        params["round"] = str(PHASE_KINDS.get(data.get("round"), data.get("round"))).replace(" %(number)s", "")
+        if data.get("votes"):
+            params["votes"] = ", ".join(f"{who(v)} → {who(t)}" for v, t in data["votes"])
+        else:
+            params["votes"] = ", ".join(f"{who(s)}: {n}" for s, n in (data.get("totals") or {}).items()) or "—"
+    elif kind == "bv.flowers_tally":
+        params["scores"] = ", ".join(f"{who(s)}: {n}" for s, n in (data.get("scores") or {}).items()) or "—"
+    elif kind == "bv.victory":
+        params["side"] = side_name(data.get("side", ""))
+        params["names"] = many(data.get("winners"))
+    elif kind == "bv.gathering_result":
+        params["victim"] = who(data["victim"]) if data.get("victim") else gettext("no victim (no_victim)")
+        params["extra"] = (" " + gettext("Slept through the gathering: %(names)s.") % {
+            "names": many(data["drowned"])}) if data.get("drowned") else ""
+    elif kind == "bv.learned_watch":
+        params["names"] = many(data.get("seats"))
+        params["extra"] = (" " + gettext("and the hunters")) if data.get("hunters") else ""
+    elif kind == "bv.trace_gathering":
+        params["votes"] = ", ".join(f"{who(v)} → {who(t)}" for v, t in data.get("votes") or []) or "—"
+        params["victim"] = who(data["victim"]) if data.get("victim") else "—"
     return _format(kind, params)
 
 
-def _final_row(name: str, row: Mapping[str, Any], copy: str | None) -> str:
-    """One seat of the final reveal line (ON-5): "Boris: dealt Werewolf → ended Robber (village, lost)"; entries
-    written before the team and result were stored read without them."""
-    text = f"{name}: {dealt_and_final(row['dealt'], copy, row['card'], row['as'])}"
-    if "team" in row and "won" in row:
-        text += f" ({TEAM_NAMES.get(row['team'], row['team'])}, {result_word(row['won'])})"
-    return text
+def summary_text(counts: Mapping[str, int]) -> str:
+    """The set-up summary players read at signup (issue 21): "12 players: 8 vampires (1 lord, 2 special),
+    4 hunters (1 special), 0 werewolves"."""
+    return gettext("%(players)s players: %(vampires)s vampires (%(lords)s lord, %(special_vampires)s special), "
+                   "%(hunters)s hunters (%(special_hunters)s special), %(werewolves)s werewolves") % dict(counts)
 
 
 def seat_facts(data: Mapping[str, Any], *, secret: bool) -> list[tuple[str, str]]:
-    """The seats table and the full reveal: nothing public (every card is secret until the end, ON-3); the
-    secret part — while the game runs the dealt card (and the doppelganger's copy, ON-4.1); once it is over
-    both cards with the final one deciding ("dealt Werewolf → ended Robber", ON-5), the team and the result of
-    the final card (ON-9–ON-12); and what the seat learned in the night (ON-13, its own log lines)."""
+    """The seats table: publicly the card opened at death (BV-7); secretly the card, the side, the results (BV-14.6)
+    and at the end the result and points (BV-12)."""
+    facts: list[tuple[str, str]] = []
     if not secret:
-        return []
-    facts = []
-    if data.get("final"):
-        facts.append((gettext("Card"), dealt_and_final(data.get("card") or "", data.get("copy"), data["final"],
-                                                       data.get("final_as"))))
-        if data.get("team"):
-            facts.append((gettext("Team"), str(TEAM_NAMES.get(data["team"], data["team"]))))
-        if "won" in data:
-            facts.append((gettext("Result"), result_word(data["won"])))
-    elif data.get("card"):
-        facts.append((gettext("Dealt card"), card_text(data["card"], data.get("copy"))))
+        if data.get("revealed"):
+            facts.append((gettext("Card"), role_name(data["revealed"])))
+        return facts
+    if data.get("card"):
+        facts.append((gettext("Card"), role_name(data["card"])))
+    if data.get("side"):
+        facts.append((gettext("Side"), side_name(data["side"])))
+    if "won" in data:
+        facts.append((gettext("Result"), gettext("won") if data["won"] else gettext("lost")))
+        facts.append((gettext("Points"), str(data.get("points", 0))))
     learned = [render_event(e.get("kind", ""), e.get("data") or {})
                for e in data.get("learned") or [] if isinstance(e, Mapping)]
     if learned:
@@ -225,34 +234,43 @@ def seat_facts(data: Mapping[str, Any], *, secret: bool) -> list[tuple[str, str]
 
 def order_lines(*, payload: Mapping[str, Any], seat_data: Mapping[str, Any],
                 seat_names: Mapping[int, str]) -> list[str]:
-    """An order version in words: the doppelganger's copy (ON-4.1), the seer's or lone werewolf's look
-    (ON-4.5, ON-4.2), the robber's, troublemaker's and drunk's swaps (ON-4.6–ON-4.8), the day vote (ON-7).
-    ``seat_names`` maps seat ids (int) to character names; center references are named "center card N"."""
+    """An order version in words: a night vote (or marks, roses, election, heir, delegate), a verdict, the
+    arbiter's victim, the light actions."""
     def ref(value) -> str:
-        if isinstance(value, str) and value in CENTER_NAMES:
-            return str(CENTER_NAMES[value])
-        return seat_names.get(int(value), str(value))
+        try:
+            return seat_names.get(int(value), str(value))
+        except (TypeError, ValueError):
+            return str(value)
 
     lines = []
-    if payload.get("copy") is not None:
-        lines.append(gettext("Copy %(name)s's card.") % {"name": ref(payload["copy"])})
-    look = payload.get("look")
-    if look:
-        looked = [ref(r) for r in look]
-        if len(looked) == 2:  # the seer's two center cards (ON-4.5)
-            lines.append(gettext("Look at %(first)s and %(second)s.") % {"first": looked[0],
-                                                                         "second": looked[1]})
-        elif isinstance(look[0], str) and look[0] in CENTER_NAMES:  # a lone werewolf or the seer, one center
-            lines.append(gettext("Look at %(center)s.") % {"center": looked[0]})
+    vote = payload.get("vote")
+    if isinstance(vote, list):
+        lines.append(gettext("Execute: %(names)s.") % {"names": ", ".join(ref(v) for v in vote)})
+    elif vote is not None:
+        lines.append(gettext("Vote for %(name)s.") % {"name": ref(vote)})
+    for key, text in (("black", gettext("Black rose to %(name)s.")), ("red", gettext("Red rose to %(name)s.")),
+                      ("elect", gettext("Elect %(name)s hunter of hunters.")),
+                      ("heir", gettext("Heir: %(name)s.")), ("delegate", gettext("Pass my vote to %(name)s."))):
+        if payload.get(key) is not None:
+            lines.append(text % {"name": ref(payload[key])})
+    if payload.get("verdict"):
+        lines.append(gettext("Verdict: %(answer)s.") % {"answer": ANSWERS.get(payload["verdict"],
+                                                                               payload["verdict"])})
+    for action in payload.get("actions") or []:
+        role = role_name(action.get("role", ""))
+        if action.get("abstain"):
+            lines.append(gettext("%(role)s: abstain.") % {"role": role})
+        elif action.get("mode") == "ambush":
+            lines.append(gettext("%(role)s: lie in ambush.") % {"role": role})
         else:
-            lines.append(gettext("Look at %(name)s's card.") % {"name": looked[0]})
-    if payload.get("swap_with") is not None:
-        lines.append(gettext("Swap cards with %(name)s.") % {"name": ref(payload["swap_with"])})
-    if payload.get("swap"):
-        a, b = (ref(r) for r in payload["swap"])
-        lines.append(gettext("Swap the cards of %(a)s and %(b)s.") % {"a": a, "b": b})
-    if payload.get("take"):
-        lines.append(gettext("Take %(center)s.") % {"center": ref(payload["take"])})
-    if payload.get("vote") is not None:
-        lines.append(gettext("Vote for %(name)s.") % {"name": ref(payload["vote"])})
+            targets = ", ".join(ref(t) for t in action.get("targets") or [])
+            mode = f" ({action['mode']})" if action.get("mode") else ""
+            lines.append(gettext("%(role)s: %(targets)s.") % {"role": role + mode, "targets": targets})
     return lines or [gettext("Nothing.")]
+
+
+def refusal_text(code: str) -> str:
+    """A BV-16 refusal code's reason in the active language."""
+    from .engine import REFUSALS
+
+    return gettext(REFUSALS.get(code, code))

@@ -1,10 +1,10 @@
-"""URLs of One Night Ultimate Werewolf: the player's order (doppelganger copy, night action, day vote)."""
+"""URLs of Mafia: Blood Vengeance: the player's order (night vote, verdict, arbiter's choice, light actions)."""
 from django.urls import path
 
 from . import views
 
-app_name = "onuw"
+app_name = "blood_vengeance"
 
 urlpatterns = [
-    path("games/<int:pk>/onuw/order/", views.order, name="order"),
+    path("games/<int:pk>/bv/order/", views.order, name="order"),
 ]

@@ -1,10 +1,9 @@
-"""ONUW in the shell: the player's panel on the game page (his card, what he learned, the form of his phase offering
-only legal choices, ON-4/ON-6/ON-14), the public day votes (ON-15), the tournament series standings (ON-16), and the
-POST action that hands an order to :mod:`.services`.
+"""Mafia: Blood Vengeance in the shell: the player's panel on the game page (his card, his results, the form of his
+open phase offering only legal choices, BV-5/BV-13/BV-14), the roles in play and the series (BV-2.7, BV-12.3), and
+the POST action that hands an order to :mod:`.services` (light actions action by action, BV-14.4a).
 
-Everything secret is read through ``gm.core.visibility`` (:mod:`.selectors`); a posted order is not checked by a
-Django form: the raw values go to the service, so an illegal choice is refused with the engine's reason and its rule
-ID, and nothing is saved.
+Everything secret is read through ``gm.core.visibility`` (:mod:`.selectors`); a posted order is checked by the
+engine, so an illegal choice is refused with its BV-16 reason and rule ID, and nothing is saved.
 """
 from __future__ import annotations
 
@@ -17,88 +16,82 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from gm.core import visibility
-from gm.core.forms import posted_version
 from gm.core.models import Game
 from gm.core.services import ServiceError
 
-from . import engine, selectors, services
-from .forms import ChoiceForm, payload_from_post
-from .texts import TEAM_NAMES, card_text, result_word, role_name, win_text
+from . import selectors, services
+from .forms import OrderForm, payload_from_post
+from .texts import render_event, role_name, side_name, win_text
 
 
 def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
-    """What ``onuw/panel.html`` shows ``viewer``: the roles in play (public), his own card and what he learned (his
-    seat's log lines, through the visibility layer), the form of his open phase, the day's votes, the series."""
+    """What ``blood_vengeance/panel.html`` shows ``viewer``: the roles in play (public), the set-up summary, his own
+    card and side and his results (his seat's log lines, through the visibility layer), the form of his open phase,
+    the series."""
     phase = selectors.open_phase(game)
-    state = visibility.game_state(viewer)
     ctx: dict[str, Any] = {
-        "roles": [role_name(r) for r in state.get("roles", [])],
-        "votes": selectors.public_votes(viewer, phase),
+        "roles": selectors.roles_in_play(game, viewer) if game.status != Game.Status.SIGNUP else [],
+        "summary": selectors.setup_summary(game) if game.status == Game.Status.SIGNUP else "",
         "series": selectors.series_context(game),
     }
     if viewer.seat is not None and game.status in (Game.Status.RUNNING, Game.Status.FINISHED):
         own = game.game_module.own_seat_data(viewer.seat.data)
-        ctx["my_card"] = role_name(own["card"]) if own.get("card") else ""
-        ctx["my_copy"] = role_name(own["copy"]) if own.get("copy") else ""
-        if own.get("card"):  # the role he acts as: the copied one for the doppelganger (ON-4.1)
-            ctx["my_win"] = win_text(own.get("copy") or own["card"])
-        # The deal's "Your card" line is the panel's own line (and, once the game is over, the result's).
+        if own.get("card"):
+            ctx["my_card"] = role_name(own["card"])
+            ctx["my_side"] = side_name(own.get("side", ""))
+            ctx["my_win"] = win_text(own.get("side", ""))
         ctx["learned"] = [e.text() for e in visibility.log_entries(viewer).filter(
-            visibility="seat", seat=viewer.seat).exclude(kind="onuw.your_card")]
-        choice = selectors.order_choice(game, viewer, phase)
-        if choice:
-            current = (visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("-version").first())
-            ctx["choice"] = choice
+            visibility="seat", seat=viewer.seat).exclude(kind="bv.your_card")]
+        grouped = selectors.viewer_choices(game, viewer, phase)
+        if grouped:
+            names = dict(selectors.seat_order(game))
+            labels = {g: [selectors.choice_label(g, {"actions": [p]} if phase.kind == "light" else p, names)
+                          for p in ps] for g, ps in grouped.items()}
+            current = selectors.current_order(viewer, phase)
+            ctx["form"] = OrderForm(grouped=grouped, labels=labels)
             ctx["phase_id"] = phase.pk
             ctx["version"] = current.version if current else 0
-            ctx["form"] = ChoiceForm(choice=choice, seats=selectors.seat_order(game), own=str(viewer.seat.pk),
-                                     initial_payload=current.payload if current else None)
-            ctx["current_order"] = current.payload if current and current.payload else None
-            if ctx["current_order"]:
+            if current is not None and current.payload:
                 ctx["current_lines"] = game.game_module.order_lines(
                     payload=current.payload, seat_data=viewer.seat.data,
-                    seat_names={int(sid): name for sid, name in selectors.seat_order(game)})
-    if state.get("cards"):  # only in the full state: the master's, and everyone's after the game
-        names = dict(selectors.seat_order(game))
-        over = state.get("stage") == "over"
-        winners = set(state.get("winners") or [])
-        ctx["final"] = []
-        for sid, card in state["cards"].items():
-            final_as = engine.effective(card, state)
-            dealt = state["dealt"][sid]
-            ctx["final"].append({
-                "name": names.get(sid, sid),
-                "dealt": card_text(dealt, state.get("copy")),
-                "final": card_text(card, final_as),
-                "team": str(TEAM_NAMES[engine.team(final_as)]),
-                "result": result_word(sid in winners) if over else "",
-            })
-        ctx["final_center"] = [role_name(c) for c in state["center"]]
-        ctx["winning_teams"] = [str(TEAM_NAMES.get(t, t)) for t in state.get("winning_teams", [])]
-        if over and viewer.seat is not None and str(viewer.seat.pk) in state["cards"]:
-            ctx["my_result"] = selectors.end_result(state, str(viewer.seat.pk))
+                    seat_names={int(sid): n for sid, n in names.items()})
+        if game.status == Game.Status.FINISHED and "won" in own:
+            ctx["my_result"] = {"won": own["won"], "points": own.get("points", 0)}
+    if game.status == Game.Status.FINISHED:
+        entry = visibility.log_entries(viewer).filter(kind="bv.victory").first()
+        ctx["victory"] = render_event(entry.kind, entry.data) if entry else ""
     return ctx
 
 
 @require_POST
 @login_required
 def order(request, pk: int):
-    """POST the viewer's order for the phase the form names (hidden ``phase``, and ``version``: the order version it
-    edits) — doppelganger copy, night action or day vote: the raw values go to :func:`.services.submit_order`; a refused
-    order shows the engine's reasons (or, for a phase that has ended, the core's ``stale`` message naming both
-    phases) and nothing is saved."""
-    game = visibility.game_or_404(request.user, pk, module="onuw")
+    """POST the viewer's order for the phase the form names (hidden ``phase``): the chosen legal choices become a
+    payload; a light order goes action by action (BV-14.4a), each refusal shown with its reason; withdraw with
+    ``withdraw``."""
+    game = visibility.game_or_404(request.user, pk, module="blood_vengeance")
+    viewer = visibility.viewer_for(request.user, game)
+    phase = selectors.open_phase(game)
+    phase_id = request.POST.get("phase")
     try:
-        # The phase the form was made for (hidden ``phase``): a night form posted once the day is open saves nothing.
-        phase_id = request.POST.get("phase")
-        base_version = posted_version(request.POST)
         if request.POST.get("withdraw"):
-            services.withdraw_order(game=game, user=request.user, phase_id=phase_id, base_version=base_version)
+            services.withdraw_order(game=game, user=request.user, phase_id=phase_id)
             messages.success(request, _("Your order was withdrawn."))
+        elif phase is not None and str(phase.pk) == str(phase_id):
+            grouped = selectors.viewer_choices(game, viewer, phase)
+            payload = payload_from_post(request.POST, grouped, phase.kind)
+            if phase.kind == "light":
+                result = services.submit_actions(game=game, user=request.user, phase_id=phase_id,
+                                                 actions=payload["actions"])
+                for refusal in result.refused:
+                    messages.error(request, refusal["message"])
+                if result.order is not None:
+                    messages.success(request, _("Your order is saved. You can change it until the deadline."))
+            else:
+                services.submit_order(game=game, user=request.user, phase_id=phase_id, payload=payload)
+                messages.success(request, _("Your order is saved. You can change it until the deadline."))
         else:
-            services.submit_order(game=game, user=request.user, phase_id=phase_id,
-                                  payload=payload_from_post(request.POST), base_version=base_version)
-            messages.success(request, _("Your order is saved. You can change it until the deadline."))
+            services.submit_order(game=game, user=request.user, phase_id=phase_id, payload={})
     except ServiceError as exc:
         for msgs in exc.errors.values():
             for msg in msgs:

@@ -21,7 +21,7 @@ from .events import core_events, learned, seat_order, seat_refs
 from .light import gathering_members, legal_targets, resolve_light
 from .night import entitled_players, has_vote, open_night, resolve_night_round, total_weight, variant_on, weight
 from .orders import validate_action, validate_order
-from .resolution import resolve, setup
+from .resolution import check_options, check_order, master_set_alive, resolve, setup, start
 from .series import series_table
 from .setup import (
     OPTION_KEYS,
@@ -53,6 +53,7 @@ from .state import (
     State,
     is_alive,
     living,
+    may_post,
     own_seat_data,
     public_seat_data,
     refuse,
@@ -63,10 +64,12 @@ from .table import acts, apply_changes, normalise_table
 from .victory import die, points, winner
 
 __all__ = [
-    "CODES", "COUNTS", "DURATIONS", "GATHERING", "LORDS", "MAX_PLAYERS", "MIN_PLAYERS", "OPTION_KEYS", "PRESETS",
+    "CODES", "COUNTS", "check_options", "check_order", "master_set_alive", "start",
+    "DURATIONS", "GATHERING", "LORDS", "MAX_PLAYERS", "MIN_PLAYERS", "OPTION_KEYS", "PRESETS",
     "REFUSALS", "ROLES", "SIDES", "VARIANTS", "WARGS", "WEREWOLVES", "BvError", "Ev", "SeatData", "State", "acts",
     "apply_changes", "build_cards", "check_counts", "core_events", "die", "entitled_players", "gathering_members",
-    "has_vote", "is_alive", "learned", "legal_targets", "living", "normalise_table", "open_night", "own_seat_data",
+    "has_vote", "is_alive", "learned", "legal_targets", "living", "may_post", "normalise_table", "open_night",
+    "own_seat_data",
     "points", "public_seat_data", "recommended", "refuse", "resolve", "resolve_light", "resolve_night_round",
     "roles_in_play", "seat_order", "seat_refs", "series_table", "setup", "summary", "total_weight",
     "validate_action", "validate_options", "validate_order", "variant_on", "view", "violation", "weight", "winner",

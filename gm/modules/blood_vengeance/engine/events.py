@@ -11,7 +11,7 @@ from gm.core.engine import Event, SeatInfo
 from .state import Ev
 
 SEAT_KEYS = ("seat", "target", "attacker", "caught", "victim", "bride")
-LIST_KEYS = ("seats", "targets", "no_vote", "vengeance", "yes", "drowned", "winners")
+LIST_KEYS = ("seats", "targets", "no_vote", "vengeance", "yes", "drowned", "winners", "protected", "blocked")
 DICT_KEYS = ("cards", "totals", "scores", "points")
 
 

@@ -189,6 +189,9 @@ def resolve_light(state: MutableMapping[str, Any], orders: Mapping[str, Mapping[
             new_no_vote.append(t)
             new_weights[sid] = 2
     step.events.append(Ev("bv.hunters_struck", {"light": n}))
+    able = [s for s in alive_now if acts(row(state, s))]
+    ev.append(Ev("bv.trace_light", {"protected": [s for s in state["ring"] if s in protected],
+                                    "blocked": [s for s in able if s in blocked]}, to="master"))
     # -- nightfall: the kills settled together (BV-7.3, BV-8.5, BV-3.4) -------------------------------------
     if ambusher is not None and ambusher not in blocked:
         comers = [i for i, (a, t) in enumerate(attempts) if t == ambusher]

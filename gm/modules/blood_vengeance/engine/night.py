@@ -296,7 +296,8 @@ def _arbiter_elected(state: MutableMapping[str, Any], seat: str, events: list[Ev
     state["arbiter"] = seat
     state["stage"] = "arbiter"
     events.append(Ev("bv.arbiter_elected", {"seat": seat}))
-    return Step(events=events, next=PhaseSpec("arbiter", int(state["night"]), actors=[int(seat)]))
+    # Open to every living seat, so that another player's line is refused ``not_arbiter`` by the rules (BV-16).
+    return Step(events=events, next=PhaseSpec("arbiter", int(state["night"])))
 
 
 def _verdict(state: MutableMapping[str, Any], ballots: list[tuple[str, Any, float]], rng: random.Random) -> Step:
@@ -305,7 +306,9 @@ def _verdict(state: MutableMapping[str, Any], ballots: list[tuple[str, Any, floa
     yes = [(sid, w) for sid, order, w in ballots if order.get("verdict") == "yes"]
     total = total_weight(state)
     weight_yes = sum(w for _s, w in yes)
-    events = [Ev("bv.verdict_tally", {"yes": [s for s, _w in yes], "weight": weight_yes, "total": total,
+    weight_no = sum(w for _s, order, w in ballots if order.get("verdict") == "no")
+    events = [Ev("bv.verdict_tally", {"yes": [s for s, _w in yes], "weight": number(weight_yes),
+                                      "weight_no": number(weight_no), "total": number(total),
                                       "seats": list(state.get("tied") or [])})]
     if weight_yes > total / 2:
         tied = [s for s in state.get("tied") or [] if is_alive(state, s)]

@@ -8,12 +8,15 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gm.core.engine import Outcome, Resolution, SeatInfo, SetupResult
+from gm.core.engine import Event, Outcome, Resolution, SeatInfo, SetupResult
 
 from .events import core_events, learned, seat_order
 from .light import resolve_light
 from .night import resolve_night_round
+from .orders import validate_order
 from .setup import setup as deal
+from .setup import validate_options
+from .state import BvError, Ev, violation
 
 
 def setup(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.Random,
@@ -62,3 +65,44 @@ def resolve(*, state: Mapping[str, Any], kind: str, seats: Sequence[SeatInfo],
         outcome = Outcome([step.winner], [int(s) for s, p in pts.items() if p])
     return Resolution(new, events, seat_data=seat_data, alive=alive, groups=groups, next_phase=step.next,
                       outcome=outcome)
+
+
+def check_options(options: Mapping[str, Any], *, table: Mapping[str, Any]) -> dict:
+    """:func:`.setup.validate_options` raising the core's ``RuleViolation`` (each error with its rule ID)."""
+    try:
+        return validate_options(options, table=table)
+    except BvError as exc:
+        raise violation(exc) from None
+
+
+def start(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.Random,
+          table: Mapping[str, Any]) -> SetupResult:
+    """:func:`setup` raising the core's ``RuleViolation`` for a set BV-2.4 refuses."""
+    try:
+        return setup(seats=seats, options=options, rng=rng, table=table)
+    except BvError as exc:
+        raise violation(exc) from None
+
+
+def check_order(state: Mapping[str, Any], *, kind: str, sid: str, payload: Mapping[str, Any]) -> dict:
+    """:func:`.orders.validate_order` raising the core's ``RuleViolation``: its params carry the BV-16 ``code``."""
+    try:
+        return validate_order(state, kind=kind, sid=sid, payload=payload)
+    except BvError as exc:
+        raise violation(exc) from None
+
+
+def master_set_alive(state: Mapping[str, Any], *, seat: SeatInfo, alive: bool) -> tuple[dict, list[Event], None]:
+    """The master kills (BV-15.12's ``remove``; a scenario's dead start position) or revives ``seat``: the player
+    dies at once with his card opened (BV-7.7; not under BV-15.4). No victory check follows: victory is checked
+    only after an execution round and at nightfall (BV-9.3). Returns the new state, the public line, no outcome."""
+    new: dict[str, Any] = copy.deepcopy(dict(state))
+    sid = str(seat.id)
+    names = {sid: seat.name}
+    if alive:
+        new["dead"] = [s for s in new.get("dead") or [] if s != sid]
+        return new, core_events([Ev("bv.revived", {"seat": sid})], names), None
+    if sid not in (new.get("dead") or []):
+        new["dead"] = [*(new.get("dead") or []), sid]
+    cards = {} if new["options"].get("vampire_rage") else {sid: new["cards"][sid]}
+    return new, core_events([Ev("bv.removed", {"seat": sid, "cards": cards})], names), None

@@ -36,7 +36,7 @@ from .table import apply_changes, normalise_table
 
 OPTION_KEYS = ("deal", "roles", "preset", "picks", "selection", "piles", "werewolf", "table", *VARIANTS, "grimaces",
                "werewolf_invasion", "wolf_pits", "undercover", "wargs", "missed_action", "doomed_info", "secret_lord",
-               "secret_werewolf", "roles_public", "series", "hoh_seat", "silenced_seats")
+               "secret_werewolf", "roles_public", "series", "hoh_seat", "silenced_seats", "start")
 PILES = ("lords", "special_vampires", "special_hunters", "werewolves")
 
 
@@ -117,6 +117,12 @@ def validate_options(options: Mapping[str, Any], *, table: Mapping[str, Any]) ->
         out["series"] = str(options["series"])[:60]
     if "hoh_seat" in options:
         out["hoh_seat"] = options["hoh_seat"]
+    if "start" in options:  # a scenario's start position: night N or light N (scenario-format, blood_vengeance)
+        parts = str(options["start"]).split()
+        if len(parts) != 2 or parts[0] not in ("night", "light") or not parts[1].isdigit() or int(parts[1]) < 1:
+            errors.append(("start", _("Option start must be night N or light N."), {}))
+        else:
+            out["start"] = f"{parts[0]} {int(parts[1])}"
     if "silenced_seats" in options:
         out["silenced_seats"] = list(options["silenced_seats"] or [])
     try:
@@ -384,8 +390,14 @@ def setup(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.
     for idx in options.get("silenced_seats") or []:
         if 0 <= int(idx) < len(ring):
             state["silenced"].append(ring[int(idx)])
-    night_events, spec = open_night(state, 1, rng, names)
-    events += night_events
+            seat_data[int(ring[int(idx)])]["silenced"] = True  # BV-15.12: no posts
+    kind, number = (options.get("start") or "night 1").split()
+    if kind == "light":
+        state.update(stage="light", night=int(number), light=int(number))
+        spec = PhaseSpec("light", int(number))
+    else:
+        night_events, spec = open_night(state, int(number), rng, names)
+        events += night_events
     return SetupResult(state=state, first_phase=spec, seat_data=seat_data, groups=groups,
                        events=events)  # type: ignore[arg-type]
 

@@ -304,3 +304,8 @@ class Step:
     next: Any = None
     winner: str | None = None
     groups: dict[str, list[str]] = field(default_factory=dict)
+
+
+def may_post(data: Mapping[str, Any], alive: bool) -> bool:
+    """BV-7.6, BV-15.12: the living post in the thread, the dead and the silenced don't."""
+    return bool(alive) and not data.get("silenced")
