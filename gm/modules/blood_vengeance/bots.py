@@ -1,11 +1,11 @@
-"""ONUW's playtest bots (``OnuwModule.bot_policy``, ``manage.py gm_playtest --game onuw``): each bot joins over the
-core's join API, and in every phase picks one of the choices ``GET /api/games/<id>/order-options/`` offers (the
-doppelganger's copy, the night action of its role, the day vote) and sends it to the orders API.
+"""Blood Vengeance's playtest bots (``BloodVengeanceModule.bot_policy``, ``manage.py gm_playtest --game
+blood_vengeance``): each bot joins over the core's join API and, in every phase, reads what
+``GET /api/games/<id>/order-options/`` offers — a night vote, a verdict, the arbiter's victim, or one choice per
+light ability (its card's and the gathering's) — and sends a legal order to the orders API.
 
-To exercise the refusals a bot sometimes misbehaves on purpose — an illegal order first (an unknown field, itself as
-the target, a center card that does not exist), an order after the deadline — and checks that the site refuses it
-with a reason; it sometimes changes its mind and sometimes misses a deadline (a missed night does nothing, ON-4; a
-missed vote is no vote, ON-6).
+To exercise the refusals a bot sometimes misbehaves on purpose (an unknown field, a vote for itself, an ability its
+card lacks) and checks that the site refuses it; it sometimes changes its mind and sometimes misses a deadline (a
+missed vote is an abstention; a missed ability follows ``missed_action``, BV-14.3).
 """
 from __future__ import annotations
 
@@ -14,23 +14,32 @@ from typing import Any
 from gm.core.playtest.client import Client
 from gm.core.playtest.policy import Policy
 
-#: The probabilities of the bots' misbehaviour (per bot and phase).
-CHANCES = {
-    "miss": 0.1,  # send nothing this phase
-    "late": 0.05,  # send the order after the deadline
-    "illegal": 0.25,  # send an illegal order first
-    "change_mind": 0.3,  # send another choice later in the phase
-}
+CHANCES = {"miss": 0.1, "late": 0.03, "illegal": 0.2, "change_mind": 0.2}
 
 
-class OnuwBot(Client):
-    """One ONUW player choosing among the offered orders."""
+class BloodVengeanceBot(Client):
+    """One Blood Vengeance player choosing among the offered orders."""
 
     chances = CHANCES
 
+    def compose(self, options: dict) -> dict:
+        """A whole order from the offered choices: one choice per group (a light order combines one action per
+        ability; a night order one vote, and the variant's extra ballots)."""
+        by_key = {c["key"]: c["payload"] for c in options["choices"]}
+        groups = options.get("groups") or {}
+        if options.get("kind") == "light":
+            actions = []
+            for keys in groups.values():
+                actions += by_key[self.rng.choice(keys)]["actions"]
+            return {"actions": actions}
+        payload: dict[str, Any] = {}
+        for group, keys in groups.items():
+            if group in ("heir", "delegate", "elect") and not self.chance("change_mind"):
+                continue
+            payload.update(by_key[self.rng.choice(keys)])
+        return payload
+
     def play_phase(self, *, kind: str, ordinal: int, deadline: float, phase_id: int) -> None:
-        """One phase: maybe nothing, maybe too late, maybe an illegal order first; then a random offered choice,
-        perhaps changed later."""
         self.sleep_into(deadline, 0.25)
         if self.chance("miss"):
             self.tally.count("missed phase")
@@ -44,43 +53,45 @@ class OnuwBot(Client):
             return
         if self.chance("illegal"):
             self.illegal(options)
-        self.send_order(options["phase"], self.rng.choice(options["choices"])["payload"])
-        if len(options["choices"]) > 1 and self.chance("change_mind"):
+        self.send_order(options["phase"], self.compose(options))
+        if self.chance("change_mind"):
             self.sleep_into(deadline, 0.6)
             options = self.order_options()
             if options and options.get("choices"):
-                self.send_order(options["phase"], self.rng.choice(options["choices"])["payload"], "changed order")
+                self.send_order(options["phase"], self.compose(options), "changed order")
 
     def illegal(self, options: dict) -> None:
-        """One deliberately illegal order, made from a legal one."""
-        payload = dict(self.rng.choice(options["choices"])["payload"])
-        key = next(iter(payload))
-        menu: list[tuple[str, Any]] = [("order: unknown field", {**payload, "extra": 1})]
-        if key in ("vote", "swap_with", "copy") and self.seat_id:
-            menu.append(("order: self target", {key: self.seat_id}))
-        if key in ("take", "look"):
-            menu.append(("order: no such center card", {key: "center9" if key == "take" else ["center9"]}))
+        """One deliberately illegal order."""
+        menu: list[tuple[str, Any]] = [("order: unknown field", {"nonsense": 1})]
+        if options.get("kind") == "light":
+            menu.append(("order: an ability the card lacks", {"actions": [{"role": "vampire"}]}))
+        elif self.seat_id:
+            menu.append(("order: vote for itself", {"vote": self.seat_id}))
         what, body = self.rng.choice(menu)
         self.expect_refusal(what, "POST", "/api/games/<id>/orders/", {"phase": options["phase"], "payload": body})
 
 
-class OnuwPolicy(Policy):
-    """ONUW with the recommended roles for the table (ON-2); every phase lasts ``deadline`` seconds."""
+class BloodVengeancePolicy(Policy):
+    """Blood Vengeance with the first-game set for the table (BV-2.1, BV-2.8; a werewolf from 10 players)."""
 
-    bot_class = OnuwBot
-    min_players = 3
-    max_players = 10
-    default_players = 5
-    death_kinds = ("onuw.died", "onuw.hunter_shot")
+    bot_class = BloodVengeanceBot
+    min_players = 6
+    max_players = 20
+    default_players = 8
+    death_kinds = ("bv.executed", "bv.nightfall", "bv.removed")
 
     def create_game(self, *, master: Any, title: str, seed: int, deadline: float, players: int) -> Any:
         from gm.core import services
 
-        game = services.game_create(master=master, module="onuw", title=title, rng_seed=seed,
-                                    durations={"doppelganger": deadline, "night": deadline, "day": deadline})
+        durations = {k: deadline for k in ("night", "defence", "verdict", "arbiter", "light")}
+        options = {"preset": "first_game", "werewolf": players >= 10}
+        game = services.game_create(master=master, module="blood_vengeance", title=title, rng_seed=seed,
+                                    options=options, durations=durations)
         services.game_open_signup(game=game, actor=master)
         return game
 
     def death_name(self, data: dict) -> str:
-        """The dead player of an ``onuw.died`` entry (its ``names`` carry the seat's name)."""
-        return str((data.get("names") or {}).get(str(data.get("seat")), "?"))
+        """The dead of a death line (its ``names`` carry the seats' names)."""
+        names = data.get("names") or {}
+        seats = data.get("seats") or ([data["seat"]] if "seat" in data else [])
+        return ", ".join(str(names.get(str(s), s)) for s in seats) or "?"
