@@ -81,6 +81,9 @@ class BloodVengeanceModule(GameModule):
     def order_lines(self, *, payload, seat_data, seat_names):
         return texts.order_lines(payload=payload, seat_data=seat_data, seat_names=seat_names)
 
+    def group_label(self, slug, *, state=None):
+        return texts.group_label(slug)
+
     def winner_label(self, slug: str) -> str:
         return texts.winner_label(slug)
 

@@ -31,6 +31,7 @@ VARIANT_NAMES = {"standard": _("standard vote"), "flowers": _("flowers of execut
                  "blood_vengeance": _("blood vengeance"), "arbiter_of_fates": _("arbiter of fates"),
                  "festival_panic": _("festival panic"), "vampire_secrets": _("vampire secrets")}
 ANSWERS = {"yes": _("yes"), "no": _("no")}
+GROUP_NAMES = {"faction:hunters": _("The hunters' room")}
 WIN_TEXTS = {
     "vampires": _("Vampires: you win when every hunter and the werewolf are dead, even if you are dead too."),
     "hunters": _("Hunters: you win at nightfall when the living hunters are as many as the living vampires, the "
@@ -102,6 +103,11 @@ def role_name(slug: str) -> str:
 def side_name(slug: str) -> str:
     """A side's name in the active language."""
     return str(SIDE_NAMES.get(slug, slug))
+
+
+def group_label(slug: str) -> str:
+    """A group of the log (the hunters' room, BV-4.1) in the active language."""
+    return str(GROUP_NAMES.get(slug, slug))
 
 
 def winner_label(slug: str) -> str:
