@@ -12,7 +12,7 @@ from typing import Any
 
 from .light import gathering_members
 from .night import has_vote, variant_on
-from .state import GATHERING, ROLES, WEREWOLVES, BvError, is_alive, living, refuse
+from .state import GATHERING, ROLE_RULES, ROLES, WEREWOLVES, BvError, is_alive, living, refuse
 from .table import acts
 
 NIGHT_KEYS = ("vote", "black", "red", "elect", "heir", "delegate")
@@ -171,7 +171,7 @@ def validate_action(state: Mapping[str, Any], *, sid: str, action: Any) -> dict:
     if role not in ROLES or role != card or not acts(table[card]):
         raise refuse("no_ability", "BV-16a")
     r = table[card]
-    rule = f"BV-13.{ROLES.index(card) + 3}" if card in ROLES else "BV-13"
+    rule = ROLE_RULES.get(card, "BV-13")
     effect = r.get("effect", "none")
     mode = action.get("mode")
     modes = list(r.get("modes") or [])

@@ -141,8 +141,9 @@ def validate_options(options: Mapping[str, Any], *, table: Mapping[str, Any]) ->
             for key, value in PRESET_OPTIONS.get(preset, {}).items():
                 if key not in options:
                     out[key] = value
-    if errors:
-        raise BvError(errors, rule="BV-15.16")
+    if errors:  # the role table's own faults cite BV-13.1, every other option BV-15.16
+        table_only = all(str(f).startswith("table") for f, _m, _p in errors)
+        raise BvError(errors, rule="BV-13.1" if table_only else "BV-15.16")
     return out
 
 

@@ -32,6 +32,14 @@ WARGS = ("warg_leader", "sly_warg", "vengeful_warg", "paralysing_warg", "tricky_
 EFFECTS = ("none", "kill", "protect", "lamia", "block", "drown", "type", "killer_check", "watch", "count_hunters",
            "vampire_check", "bind", "silence_vote", "doom", "paralyse", "steal_vote")
 SLOTS = ("none", "dawn", "day", "dusk")
+#: Each card's entry in BV-13, the rule ID its refusals cite.
+ROLE_RULES = {"vampire": "BV-13.2", "king": "BV-13.4", "prince": "BV-13.5", "count": "BV-13.6", "lamia": "BV-13.7",
+              "undine": "BV-13.8", "queen": "BV-13.9", "neophyte": "BV-13.10", "nosferatu": "BV-13.11",
+              "bride": "BV-13.12", "banshee": "BV-13.13", "dhampir": "BV-13.14", "revenant": "BV-13.15",
+              "ghoul": "BV-13.16", "werewolf": "BV-13.17", "kitsune": "BV-13.18", "hunter": "BV-13.19",
+              "monk": "BV-13.20", "leader": "BV-13.21", "scout": "BV-13.22", "beauty": "BV-13.23",
+              **{w: "BV-13.24" for w in ("warg_leader", "sly_warg", "vengeful_warg", "paralysing_warg",
+                                         "tricky_warg")}}
 #: The hunters' gathering's place in the call order (BV-6.1: day, after the queen, before the neophyte).
 GATHERING = "hunters"
 GATHERING_ORDER = 50
