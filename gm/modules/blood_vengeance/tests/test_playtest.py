@@ -26,9 +26,11 @@ def stack(tmp_path, settings):
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_BV_14_2_bots_play_games_to_a_winner(stack):
+@pytest.mark.parametrize("players", [6, 12, 20])
+def test_BV_14_2_bots_play_games_to_a_winner(stack, players):
     out = StringIO()
-    call_command("gm_playtest", "--game", "blood_vengeance", "--players", "6", "--seeds", "1-2", "--deadline", "2",
+    call_command("gm_playtest", "--game", "blood_vengeance", "--players", str(players), "--seeds", "1-2",
+                 "--deadline", "2",
                  "--base-url", stack.base_url, stdout=out)
     text = out.getvalue()
     print(text)
