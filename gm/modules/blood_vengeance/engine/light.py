@@ -79,6 +79,7 @@ def resolve_light(state: MutableMapping[str, Any], orders: Mapping[str, Mapping[
     table = state["table"]
     # -- the calls, in call order (BV-6.1) --------------------------------------------------------------
     calls: list[tuple[int, int, str, dict]] = []
+    missed: list[tuple[int, int, str, str]] = []
     gathering_votes: dict[str, str | None] = {}
     for sid in alive_now:
         given = {a["role"]: a for a in (orders.get(sid) or {}).get("actions", [])}
@@ -93,16 +94,18 @@ def resolve_light(state: MutableMapping[str, Any], orders: Mapping[str, Mapping[
         if action is None:
             if not r.get("must_act", True) or (r.get("effect") == "bind" and sid in (state.get("grooms") or {})):
                 continue  # a killer's silence is an abstention (BV-14.3); a bride with a groom has nothing to do
-            if opts.get("missed_action") == "random":
-                action = _missed(state, sid, card, rng)
-                if action:
-                    ev.append(Ev("bv.trace_random_action", {"seat": sid, "role": card,
-                                                             "targets": action["targets"]}, to="master"))
-            if action is None:
-                ev.append(Ev("bv.no_action", {"role": card}, to=sid))
-                ev.append(Ev("bv.trace_no_action", {"seat": sid, "role": card}, to="master"))
-                continue
+            missed.append((int(r.get("order", 0)), state["ring"].index(sid), sid, card))
+            continue
         calls.append((int(r.get("order", 0)), state["ring"].index(sid), sid, action))
+    for order_no, pos, sid, card in sorted(missed):  # BV-14.3: drawn in call order, from the phase's RNG
+        action = _missed(state, sid, card, rng) if opts.get("missed_action") == "random" else None
+        if action is None:
+            ev.append(Ev("bv.no_action", {"role": card}, to=sid))
+            ev.append(Ev("bv.trace_no_action", {"seat": sid, "role": card}, to="master"))
+            continue
+        ev.append(Ev("bv.trace_random_action", {"seat": sid, "role": card, "targets": action["targets"]},
+                     to="master"))
+        calls.append((order_no, pos, sid, action))
     calls.append((GATHERING_ORDER, -1, GATHERING, {}))
     calls.sort(key=lambda c: (c[0], c[1]))
     # -- applying them -----------------------------------------------------------------------------------

@@ -224,6 +224,7 @@ def resolve_night_round(state: MutableMapping[str, Any], kind: str, orders: Mapp
     if kind == "arbiter":
         victim = orders.get(str(state.get("arbiter")), {}).get("vote")
         state["last_arbiter"] = state.get("arbiter")
+        state["last_arbiter_night"] = int(state["night"])
         if victim is not None and is_alive(state, str(victim)) and is_alive(state, str(state.get("arbiter"))):
             return execute(state, [str(victim)], rng, voters={}, kind=kind)
         return nobody(state, kind, rng)

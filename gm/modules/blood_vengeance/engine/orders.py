@@ -145,7 +145,8 @@ def _candidate(state: Mapping[str, Any], kind: str, t: str) -> None:
         vengeance = state.get("vengeance")
         if vengeance and t not in vengeance:
             raise refuse("not_candidate", "BV-15.6", "vote")
-        if variant_on(state, "arbiter_of_fates") and t == state.get("last_arbiter"):
+        last_night = int(state.get("last_arbiter_night") or 0) == int(state.get("night") or 0) - 1
+        if variant_on(state, "arbiter_of_fates") and t == state.get("last_arbiter") and last_night:
             raise refuse("not_candidate", "BV-15.8", "vote")
 
 

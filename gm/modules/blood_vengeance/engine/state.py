@@ -170,6 +170,7 @@ class State(TypedDict, total=False):
     for_executed: list[str]
     arbiter: str | None
     last_arbiter: str | None
+    last_arbiter_night: int
     hoh: str | None
     heir: str | None
     elect: bool

@@ -218,6 +218,19 @@ def test_BV_15_8_arbiter_of_fates_names_the_victim_not_twice_in_a_row():
     assert g.refusal(1, {"vote": 2}) == "not_candidate"
 
 
+def test_BV_15_8_only_last_nights_arbiter_is_barred():
+    g = Game(EIGHT, arbiter_of_fates=True)
+    g.votes({1: 2, 3: 2})
+    g.play({2: {"vote": 5}})
+    g.light({2: {"role": "lamia", "mode": "invite", "target": 1}, 1: {"role": "count", "target": 2},
+             3: {"role": "monk", "target": 6}})
+    g.votes({1: 3, 2: 4})  # night 2: a tie, then still tied: no arbiter
+    g.votes({1: 3, 2: 4})
+    g.light({2: {"role": "lamia", "mode": "invite", "target": 1}, 1: {"role": "count", "target": 2},
+             3: {"role": "monk", "target": 6}})
+    assert g.refusal(1, {"vote": 2}) == ""  # night 3: P2 was the arbiter two nights ago
+
+
 def test_BV_15_8_arbiter_tie_still_tied_no_arbiter_no_execution():
     g = Game(EIGHT, arbiter_of_fates=True)
     g.votes({1: 2, 3: 4})
