@@ -31,6 +31,7 @@ class BloodVengeanceModule(GameModule):
     template_name = "blood_vengeance/panel.html"
     own_order_form = True
     scenario_runner = "gm.modules.blood_vengeance.scenario.run"
+    audit_actions = texts.AUDIT_ACTIONS
 
     # -- options and setup (BV-2, BV-3, BV-4, BV-13.1, BV-15.16) ------------------------------------------------
     def validate_options(self, options):

@@ -31,6 +31,7 @@ VARIANT_NAMES = {"standard": _("standard vote"), "flowers": _("flowers of execut
                  "blood_vengeance": _("blood vengeance"), "arbiter_of_fates": _("arbiter of fates"),
                  "festival_panic": _("festival panic"), "vampire_secrets": _("vampire secrets")}
 ANSWERS = {"yes": _("yes"), "no": _("no")}
+AUDIT_ACTIONS = {"bv_enchant": _("spell of silence"), "bv_hunters_win": _("hunters declared the winners")}
 GROUP_NAMES = {"faction:hunters": _("The hunters' room")}
 WIN_TEXTS = {
     "vampires": _("Vampires: you win when every hunter and the werewolf are dead, even if you are dead too."),
@@ -62,6 +63,8 @@ MESSAGES = {
     "bv.hunters_struck": _("The hunters have struck their blow."),
     "bv.nightfall": _("Night falls. Did not live to see the dark: %(dead)s."),
     "bv.removed": _("%(name)s leaves the game: %(dead)s."),
+    "bv.enchanted": _("The master casts the spell of silence on %(name)s: no vote and no word until the end."),
+    "bv.revived": _("%(name)s is back in the game."),
     "bv.gathering_result": _("The gathering chose: %(victim)s.%(extra)s"),
     "bv.no_action": _("%(role)s: no action this light time."),
     "bv.blocked": _("%(role)s: your ability had no effect this light time."),

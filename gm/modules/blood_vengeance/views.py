@@ -15,7 +15,7 @@ from django.http import HttpResponseRedirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from gm.core import visibility
+from gm.core import visibility, web
 from gm.core.models import Game
 from gm.core.services import ServiceError
 
@@ -57,6 +57,13 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
                     seat_names={int(sid): n for sid, n in names.items()})
         if game.status == Game.Status.FINISHED and "won" in own:
             ctx["my_result"] = {"won": own["won"], "points": own.get("points", 0)}
+    if viewer.is_master and game.status == Game.Status.RUNNING:  # BV-10.1, BV-15.12: the master's actions
+        state = game.state or {}
+        ctx["master"] = {
+            "enchant": [(pk, name) for pk, name in selectors.seat_order(game)
+                        if pk not in (state.get("dead") or []) and pk not in (state.get("silenced") or [])]
+            if (state.get("options") or {}).get("enchanted") else [],
+        }
     if game.status == Game.Status.FINISHED:
         entry = visibility.log_entries(viewer).filter(kind="bv.victory").first()
         ctx["victory"] = render_event(entry.kind, entry.data) if entry else ""
@@ -97,3 +104,24 @@ def order(request, pk: int):
             for msg in msgs:
                 messages.error(request, msg)
     return HttpResponseRedirect(game.get_absolute_url())
+
+
+@require_POST
+@login_required
+def enchant(request, pk: int):
+    """POST the master's spell of silence (BV-15.12): ``seat`` and ``reason``; refusals shown, nothing saved."""
+    game = visibility.game_or_404(request.user, pk, module="blood_vengeance")
+    return web.post_action(request, lambda: services.enchant(game=game, actor=request.user,
+                                                             seat_id=request.POST.get("seat"),
+                                                             reason=request.POST.get("reason")),
+                           redirect_to=game.get_absolute_url(), success=_("The spell of silence is cast."))
+
+
+@require_POST
+@login_required
+def hunters_win(request, pk: int):
+    """POST the master's declaration of the hunters' win (BV-10.1) with its ``reason``."""
+    game = visibility.game_or_404(request.user, pk, module="blood_vengeance")
+    return web.post_action(request, lambda: services.declare_hunters_win(game=game, actor=request.user,
+                                                                         reason=request.POST.get("reason")),
+                           redirect_to=game.get_absolute_url(), success=_("The hunters are declared the winners."))

@@ -21,7 +21,16 @@ from .events import core_events, learned, seat_order, seat_refs
 from .light import gathering_members, legal_targets, resolve_light
 from .night import entitled_players, has_vote, open_night, resolve_night_round, total_weight, variant_on, weight
 from .orders import validate_action, validate_order
-from .resolution import check_options, check_order, master_set_alive, resolve, setup, start
+from .resolution import (
+    check_options,
+    check_order,
+    declare_hunters,
+    enchant,
+    master_set_alive,
+    resolve,
+    setup,
+    start,
+)
 from .series import series_table
 from .setup import (
     OPTION_KEYS,
@@ -64,7 +73,7 @@ from .table import acts, apply_changes, normalise_table
 from .victory import die, points, winner
 
 __all__ = [
-    "CODES", "COUNTS", "check_options", "check_order", "master_set_alive", "start",
+    "CODES", "COUNTS", "check_options", "check_order", "declare_hunters", "enchant", "master_set_alive", "start",
     "DURATIONS", "GATHERING", "LORDS", "MAX_PLAYERS", "MIN_PLAYERS", "OPTION_KEYS", "PRESETS",
     "REFUSALS", "ROLES", "SIDES", "VARIANTS", "WARGS", "WEREWOLVES", "BvError", "Ev", "SeatData", "State", "acts",
     "apply_changes", "build_cards", "check_counts", "core_events", "die", "entitled_players", "gathering_members",

@@ -12,11 +12,11 @@ from gm.core.engine import Event, Outcome, Resolution, SeatInfo, SetupResult
 
 from .events import core_events, learned, seat_order
 from .light import resolve_light
-from .night import resolve_night_round
+from .night import end, resolve_night_round
 from .orders import validate_order
 from .setup import setup as deal
 from .setup import validate_options
-from .state import BvError, Ev, violation
+from .state import BvError, Ev, Step, _, fail, living, refuse, violation
 
 
 def setup(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.Random,
@@ -106,3 +106,32 @@ def master_set_alive(state: Mapping[str, Any], *, seat: SeatInfo, alive: bool) -
         new["dead"] = [*(new.get("dead") or []), sid]
     cards = {} if new["options"].get("vampire_rage") else {sid: new["cards"][sid]}
     return new, core_events([Ev("bv.removed", {"seat": sid, "cards": cards})], names), None
+
+
+def enchant(state: Mapping[str, Any], *, seat: SeatInfo) -> tuple[dict, list[Event]]:
+    """BV-15.12: the master's spell of silence on ``seat`` for the rest of the game (he loses his vote and may not
+    post; he may still pass his vote to a delegate). Raises :class:`BvError` (rule BV-15.12) when the variant is off,
+    the player is dead or already silenced. Returns the new state and the public line naming him."""
+    sid = str(seat.id)
+    if not state["options"].get("enchanted"):
+        raise fail("seat", _("The spell of silence is not in play in this game (BV-15.12)."), rule="BV-15.12")
+    if sid not in state["cards"] or sid in (state.get("dead") or []):
+        raise refuse("dead", "BV-15.12", "seat")
+    if sid in (state.get("silenced") or []):
+        raise fail("seat", _("This player is already silenced."), rule="BV-15.12")
+    new: dict[str, Any] = copy.deepcopy(dict(state))
+    new["silenced"] = [*(new.get("silenced") or []), sid]
+    return new, core_events([Ev("bv.enchanted", {"seat": sid})], {sid: seat.name})
+
+
+def declare_hunters(state: Mapping[str, Any], *, seats: Sequence[SeatInfo]) -> tuple[dict, list[Event], Outcome]:
+    """BV-10.1: the master ends the game by declaring the hunters' win (their victory being obvious). Raises
+    :class:`BvError` (rule BV-10.1) when no hunter is alive. Returns the new state, the result line (BV-14.9a) and
+    the outcome with every hunter's points (BV-12)."""
+    new: dict[str, Any] = copy.deepcopy(dict(state))
+    if not any(new["table"][new["cards"][s]]["side"] == "hunters" for s in living(new)):
+        raise fail("game", _("No hunter is alive: the hunters can't be declared the winners."), rule="BV-10.1")
+    step = end(new, Step(), "hunters")
+    names = {str(s.id): s.name for s in seats}
+    pts = new["points"]
+    return new, core_events(step.events, names), Outcome(["hunters"], [int(s) for s, p in pts.items() if p])

@@ -7,7 +7,7 @@ import pytest
 
 from gm.core import interventions
 from gm.core import services as core
-from gm.core.models import Game, LogEntry, Seat
+from gm.core.models import AuditEntry, Game, LogEntry, Seat
 from gm.core.services import ServiceError
 from tests.helpers import api, client_for, open_phase_id
 
@@ -135,3 +135,37 @@ def test_BV_14_1_phase_labels_in_both_languages():
         assert MODULE.phase_label("light", 2) == "Светлое время 2"
     with translation.override("en"):
         assert MODULE.phase_label("verdict", 1) == "Verdict 1"
+
+
+def test_BV_15_12_the_master_casts_the_spell_of_silence(master, six):
+    game = start(master, six, enchanted=True)
+    target = seat(game, 5)
+    with pytest.raises(ServiceError):
+        services.enchant(game=game, actor=master, seat_id=target.pk, reason="")  # a reason is required
+    with pytest.raises(ServiceError):
+        services.enchant(game=game, actor=six[0], seat_id=target.pk, reason="spoiler")  # master only
+    services.enchant(game=game, actor=master, seat_id=target.pk, reason="spoiler")
+    game.refresh_from_db()
+    target.refresh_from_db()
+    assert str(target.pk) in game.state["silenced"] and target.data["silenced"] is True
+    assert LogEntry.objects.filter(game=game, kind="bv.enchanted", visibility="public").exists()
+    status, body = api(client_for(six[4]), "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": open_phase_id(game), "payload": {"vote": seat(game, 1).pk}})
+    assert status == 400 and "no_vote" in str(body)
+    assert AuditEntry.objects.filter(game=game, action="bv_enchant", reason="spoiler").exists()
+    with pytest.raises(ServiceError):
+        services.enchant(game=game, actor=master, seat_id=target.pk, reason="again")  # already silenced
+
+
+def test_BV_10_1_the_master_declares_the_hunters_win(master, six):
+    game = start(master, six)
+    client = client_for(master)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="bv-hunters-win"' in html and 'id="bv-enchant"' not in html  # no spell without the variant
+    assert 'id="bv-hunters-win"' not in client_for(six[0]).get(f"/games/{game.pk}/").content.decode()
+    response = client.post(f"/games/{game.pk}/bv/hunters-win/", {"reason": "obvious"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.outcome["winners"] == ["hunters"]
+    assert sorted(game.outcome["winning_seats"]) == [seat(game, 3).pk, seat(game, 4).pk]
+    assert game.state["points"][str(seat(game, 3).pk)] == 2
