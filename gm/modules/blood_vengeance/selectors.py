@@ -7,6 +7,7 @@ Everything secret is read through ``gm.core.visibility`` (the viewer's own seat,
 """
 from __future__ import annotations
 
+import random
 from functools import cache
 from itertools import combinations
 from pathlib import Path
@@ -21,7 +22,7 @@ from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
 from . import engine
-from .texts import NEED_ACT, NEED_ACTED, NEED_NOTHING, NEED_VOTE, NEED_VOTED, role_name, summary_text
+from .texts import NEED_ACT, NEED_ACTED, NEED_NOTHING, NEED_VOTE, NEED_VOTED, departure_text, role_name, summary_text
 
 SLUG = "blood_vengeance"
 DATA = Path(__file__).resolve().parent / "data"
@@ -120,15 +121,38 @@ def current_order(viewer: visibility.Viewer, phase: Phase | None):
     return visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("-version").first()
 
 
-def setup_summary(game: Game) -> str:
-    """BV-2 / issue 21: the readable set-up summary players see (counts by side), from the public roles line, or,
-    before the start, from the master's role list or preset (never a fixed deal's order)."""
+def setup_cards(game: Game) -> list[str] | None:
+    """The role set a game in signup will deal, when it is known before the seats are: the master's ``roles``, a
+    fixed ``deal``, or a preset at its own size (an unpicked "A or B" does not change the counts, BV-3.2)."""
     options = game.options or {}
     cards = options.get("roles") or options.get("deal")
+    if cards:
+        return list(cards)
+    preset = options.get("preset")
+    if preset and preset in engine.PRESETS and engine.PRESETS[preset][0]:
+        table = engine.normalise_table(default_table())
+        try:
+            return engine.build_cards(options, engine.PRESETS[preset][0], table, random.Random(0))
+        except engine.BvError:
+            return None
+    return None
+
+
+def setup_summary(game: Game) -> str:
+    """BV-2 / issue 21: the readable set-up summary players see at signup (counts by side, never a deal's order)."""
+    cards = setup_cards(game)
     if not cards:
         return ""
+    return summary_text(engine.summary(cards, engine.normalise_table(default_table())))
+
+
+def setup_warnings(game: Game) -> list[str]:
+    """BV-2.4: the set-up's departures from BV-2.1–BV-2.3, in words, for the master's set-up page."""
+    cards = setup_cards(game)
+    if not cards:
+        return []
     table = engine.normalise_table(default_table())
-    return summary_text(engine.summary(cards, table))
+    return [departure_text(w) for w in engine.departures(cards, table, options=game.options or {})]
 
 
 def roles_in_play(game: Game, viewer: visibility.Viewer) -> list[str]:

@@ -219,6 +219,16 @@ def summary_text(counts: Mapping[str, int]) -> str:
                    "%(hunters)s hunters (%(special_hunters)s special), %(werewolves)s werewolves") % dict(counts)
 
 
+DEPARTURES = {"vampires": _("vampires"), "hunters": _("hunters"), "lords": _("vampire lords"),
+              "special_vampires": _("special vampires"), "special_hunters": _("special hunters")}
+
+
+def departure_text(w: Mapping[str, Any]) -> str:
+    """One departure from the BV-2.1 table in words (BV-2.4's warning on the set-up page)."""
+    return gettext("%(what)s: %(n)s, the table of BV-2.1 recommends %(lo)s–%(hi)s") % {
+        "what": DEPARTURES.get(w["what"], w["what"]), "n": w["n"], "lo": w["lo"], "hi": w["hi"]}
+
+
 def seat_facts(data: Mapping[str, Any], *, secret: bool) -> list[tuple[str, str]]:
     """The seats table: publicly the card opened at death (BV-7); secretly the card, the side, the results (BV-14.6)
     and at the end the result and points (BV-12)."""

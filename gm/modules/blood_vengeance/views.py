@@ -32,6 +32,8 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     ctx: dict[str, Any] = {
         "roles": selectors.roles_in_play(game, viewer) if game.status != Game.Status.SIGNUP else [],
         "summary": selectors.setup_summary(game) if game.status == Game.Status.SIGNUP else "",
+        "warnings": selectors.setup_warnings(game) if game.status == Game.Status.SIGNUP and viewer.is_master
+        else [],
         "series": selectors.series_context(game),
     }
     if viewer.seat is not None and game.status in (Game.Status.RUNNING, Game.Status.FINISHED):

@@ -186,26 +186,37 @@ def check_counts(cards: Sequence[str], table: Mapping[str, Any], *, options: Map
         errors.append(("roles", _("Wargs need 20 or more players and a werewolf or kitsune (BV-13.24)."), {}))
     if errors:
         raise BvError(errors, rule="BV-2.4")
-    warnings: list[str] = []
+    return [f"{w['what'].replace('_', ' ')} {w['n']}, BV-2.1 recommends "
+            + (f"{w['lo']}–{w['hi']}" if w["lo"] != w["hi"] else f"{w['lo']}")
+            for w in departures(cards, table, options=options)]
+
+
+def departures(cards: Sequence[str], table: Mapping[str, Any], *, options: Mapping[str, Any]) -> list[dict]:
+    """BV-2.1–BV-2.3: how a role set departs from the table's row for its size, as data for the set-up page:
+    ``{"what": vampires | hunters | lords | special_vampires | special_hunters, "n", "lo", "hi"}`` (a werewolf lowers
+    the vampires' bound by one, a second werewolf the hunters', BV-2.3). Empty outside 6–20 players."""
+    n = len(cards)
+    out: list[dict] = []
     row = COUNTS.get(n)
-    if row is not None and not options.get("guards_at_the_gate"):
-        (vlo, vhi), lord_n, (svlo, svhi), (hlo, hhi), (shlo, shhi) = row
-        vamps = sum(1 for c in cards if table[c]["side"] == "vampires")
-        hunters = sum(1 for c in cards if table[c]["side"] == "hunters")
-        wolves = sum(1 for c in cards if table[c]["side"] == "werewolf")
-        spec_v = sum(1 for c in cards if table[c]["side"] == "vampires" and table[c].get("special"))
-        spec_h = sum(1 for c in cards if table[c]["side"] == "hunters" and table[c].get("special"))
-        if not vlo - wolves <= vamps <= vhi:
-            warnings.append(f"vampires {vamps}, BV-2.1 recommends {vlo}–{vhi}")
-        if not hlo - max(0, wolves - 1) <= hunters <= hhi:
-            warnings.append(f"hunters {hunters}, BV-2.1 recommends {hlo}–{hhi}")
-        if len(lords) != lord_n:
-            warnings.append(f"lords {len(lords)}, BV-2.1 recommends {lord_n}")
-        if not svlo <= spec_v <= svhi:
-            warnings.append(f"special vampires {spec_v}, BV-2.1 recommends {svlo}–{svhi}")
-        if not shlo <= spec_h <= shhi:
-            warnings.append(f"special hunters {spec_h}, BV-2.1 recommends {shlo}–{shhi}")
-    return warnings
+    if row is None or options.get("guards_at_the_gate"):
+        return out
+    (vlo, vhi), lord_n, (svlo, svhi), (hlo, hhi), (shlo, shhi) = row
+    sides = [table[c]["side"] for c in cards]
+    wolves = sides.count("werewolf")
+    counts = {
+        "vampires": (sides.count("vampires"), vlo - wolves, vhi),
+        "hunters": (sides.count("hunters"), hlo - max(0, wolves - 1), hhi),
+        "lords": (sum(1 for c in cards if table[c].get("lord")), lord_n, lord_n),
+        "special_vampires": (sum(1 for c in cards if table[c]["side"] == "vampires" and table[c].get("special")),
+                             svlo, svhi),
+        "special_hunters": (sum(1 for c in cards if table[c]["side"] == "hunters" and table[c].get("special")),
+                            shlo, shhi),
+    }
+    for what, (k, lo, hi) in counts.items():
+        if not lo <= k <= hi:
+            out.append({"what": what, "n": k, "lo": (vlo if what == "vampires" else hlo if what == "hunters" else lo),
+                        "hi": hi})
+    return out
 
 
 def summary(cards: Sequence[str], table: Mapping[str, Any]) -> dict[str, int]:

@@ -169,3 +169,19 @@ def test_BV_10_1_the_master_declares_the_hunters_win(master, six):
     assert game.status == Game.Status.FINISHED and game.outcome["winners"] == ["hunters"]
     assert sorted(game.outcome["winning_seats"]) == [seat(game, 3).pk, seat(game, 4).pk]
     assert game.state["points"][str(seat(game, 3).pk)] == 2
+
+
+def test_BV_2_4_signup_shows_the_summary_and_the_master_the_departures(master, six):
+    game = core.game_create(master=master, module="blood_vengeance", title="BV", rng_seed=3,
+                            options={"roles": ["count", "lamia", "vampire", "vampire", "hunter", "hunter",
+                                               "hunter"]})
+    core.game_open_signup(game=game, actor=master)
+    player_html = client_for(six[0]).get(f"/games/{game.pk}/").content.decode()
+    assert "7 players: 4 vampires (1 lord, 1 special), 3 hunters (0 special), 0 werewolves" in player_html
+    assert 'id="bv-warnings"' not in player_html
+    master_html = client_for(master).get(f"/games/{game.pk}/").content.decode()
+    assert "hunters: 3, the table of BV-2.1 recommends 1–2" in master_html
+    preset = core.game_create(master=master, module="blood_vengeance", title="BV2", rng_seed=3,
+                              options={"preset": "classic_12"})
+    core.game_open_signup(game=preset, actor=master)
+    assert "12 players: 8 vampires" in client_for(six[0]).get(f"/games/{preset.pk}/").content.decode()
