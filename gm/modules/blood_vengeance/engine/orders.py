@@ -12,7 +12,7 @@ from typing import Any
 
 from .light import gathering_members
 from .night import has_vote, variant_on
-from .state import GATHERING, ROLE_RULES, ROLES, WEREWOLVES, BvError, is_alive, living, refuse
+from .state import GATHERING, ROLE_RULES, ROLES, WEREWOLVES, BvError, _, is_alive, living, refuse
 from .table import acts
 
 NIGHT_KEYS = ("vote", "black", "red", "elect", "heir", "delegate")
@@ -55,7 +55,8 @@ def validate_order(state: Mapping[str, Any], *, kind: str, sid: str, payload: Ma
         out = [validate_action(state, sid=sid, action=a) for a in actions]
         roles = [a["role"] for a in out]
         if len(set(roles)) != len(roles):
-            raise BvError([("actions", "One action per ability.", {})], rule="BV-14.4a", code="invalid")
+            raise BvError([("actions", _("One action per ability in a light order."), {})], rule="BV-14.4a",
+                          code="invalid")
         return {"actions": out}
     if "actions" in payload:
         raise refuse("wrong_phase", "BV-14.2")
