@@ -77,6 +77,11 @@ def validate_order(state: Mapping[str, Any], *, kind: str, sid: str, payload: Ma
 
 
 def _verdict(state: Mapping[str, Any], sid: str, payload: Mapping[str, Any]) -> dict:
+    if set(payload) == {"delegate"}:  # BV-15.12: a silenced player names a delegate in every round
+        if sid not in (state.get("silenced") or []):
+            raise refuse("no_ability", "BV-15.12", "delegate")
+        return {"delegate": int(_living_other(state, sid, payload["delegate"], "BV-15.12", "delegate",
+                                              self_code="self_target"))}
     if set(payload) - {"verdict"} or payload.get("verdict") not in ("yes", "no"):
         raise refuse("wrong_phase", "BV-5.6")
     if not has_vote(state, sid):

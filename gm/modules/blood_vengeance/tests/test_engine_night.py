@@ -291,7 +291,15 @@ def test_BV_15_12_the_silenced_lose_the_vote_and_pass_it():
     assert g.dead() == [3]  # P1 counts 2
 
 
-def test_BV_15_13_guards_at_the_gate():
+def test_BV_15_12_a_delegate_counts_in_the_verdict_too():
+    g = Game(EIGHT, enchanted=True, silenced_seats=[7])  # P8 silenced: total weight 8
+    g.votes({1: 3, 2: 6})
+    g.votes({1: 3, 2: 6})
+    assert g.kind == "verdict"
+    assert g.refusal(1, {"delegate": 2}) == "no_ability"
+    g.play({8: {"delegate": 1}, 1: {"verdict": "yes"}, 2: {"verdict": "yes"}, 4: {"verdict": "yes"}})
+    assert sorted(g.dead()) == [3, 6]  # 2 + 1 + 1 = 4 of 8 is not more than half... plus nothing else
+
     g = Game(["hunter", "vampire", "vampire"], guards_at_the_gate=True)
     g.votes({2: 1, 3: 1})
     assert g.outcome.winners == ["vampires"]
