@@ -292,14 +292,20 @@ def test_BV_15_12_the_silenced_lose_the_vote_and_pass_it():
 
 
 def test_BV_15_12_a_delegate_counts_in_the_verdict_too():
-    g = Game(EIGHT, enchanted=True, silenced_seats=[7])  # P8 silenced: total weight 8
-    g.votes({1: 3, 2: 6})
-    g.votes({1: 3, 2: 6})
-    assert g.kind == "verdict"
-    assert g.refusal(1, {"delegate": 2}) == "no_ability"
-    g.play({8: {"delegate": 1}, 1: {"verdict": "yes"}, 2: {"verdict": "yes"}, 4: {"verdict": "yes"}})
-    assert sorted(g.dead()) == [3, 6]  # 2 + 1 + 1 = 4 of 8 is not more than half... plus nothing else
+    for delegate, dead in ((False, []), (True, [3, 6])):
+        g = Game(EIGHT, enchanted=True, silenced_seats=[7])  # P8 silenced: the night's total weight stays 8
+        g.votes({1: 3, 2: 6})
+        g.votes({1: 3, 2: 6})
+        assert g.kind == "verdict" and engine.total_weight(g.state) == 8
+        assert g.refusal(1, {"delegate": 2}) == "no_ability"
+        orders = {i: {"verdict": "yes"} for i in (1, 2, 4, 5)}
+        if delegate:
+            orders[8] = {"delegate": 1}
+        g.play(orders)  # 4 of 8 is not more than half; with P8's vote passed to P1, 5 is
+        assert sorted(g.dead()) == dead
 
+
+def test_BV_15_13_guards_at_the_gate():
     g = Game(["hunter", "vampire", "vampire"], guards_at_the_gate=True)
     g.votes({2: 1, 3: 1})
     assert g.outcome.winners == ["vampires"]
