@@ -1,0 +1,259 @@
+"""The reads of Mafia: Blood Vengeance: the default role table (``data/roles.yaml``, BV-13.1), the open phase and
+what the viewer may order in it — only legal choices, each checked by the pure engine (BV-5, BV-13, BV-16) —, the
+set-up summary players read at signup (BV-2), the series table (BV-12.3), what the dashboard asks of a player, and
+the caller's order options for bots and clients (``GET /api/games/<id>/order-options/``).
+
+Everything secret is read through ``gm.core.visibility`` (the viewer's own seat, his orders, the state he may see).
+"""
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import yaml
+from django.utils.translation import gettext as _
+
+from gm.core import visibility
+from gm.core.dashboard import ACT, DONE, IDLE, Need
+from gm.core.models import Game, Phase
+from gm.core.services import ServiceError
+
+from . import engine
+from .texts import NEED_ACT, NEED_ACTED, NEED_NOTHING, NEED_VOTE, NEED_VOTED, departure_text, role_name, summary_text
+
+SLUG = "blood_vengeance"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@cache
+def default_table() -> dict:
+    """The default role table (slug → row) as ``data/roles.yaml`` holds it; the engine checks and snapshots it
+    into each game at the start (BV-13.1)."""
+    return yaml.safe_load((DATA / "roles.yaml").read_text(encoding="utf-8"))
+
+
+def open_phase(game: Game) -> Phase | None:
+    """The game's phase not yet resolved (open or scheduled), or ``None``."""
+    return game.phases.exclude(status=Phase.Status.RESOLVED).first()
+
+
+def seat_order(game: Game) -> list[tuple[str, str]]:
+    """``(seat id string, display name)`` of every seat in ring order."""
+    return [(str(s.pk), s.display_name) for s in game.seats.order_by("position")]
+
+
+def _accepted(state: dict, kind: str, sid: str, payload: dict) -> bool:
+    try:
+        engine.validate_order(state, kind=kind, sid=sid, payload=payload)
+    except engine.BvError:
+        return False
+    return True
+
+
+def legal_choices(state: dict, kind: str, sid: str) -> dict[str, list[dict]]:
+    """Every legal order of seat ``sid`` in a phase of ``kind``, grouped: ``vote`` (night, defence, arbiter; a
+    single payload each), ``verdict``, ``elect``, ``heir``, ``delegate``, ``black``/``red`` (flowers), and for
+    the light one group per ability (its card slug, and ``hunters``), each a list of action payloads. Every
+    choice is one the engine accepts (BV-16); the revenant's triples are limited to 30."""
+    out: dict[str, list[dict]] = {}
+    if not engine.is_alive(state, sid):
+        return out
+    others = [s for s in engine.living(state) if s != sid]
+    if kind == "light":
+        card = state["cards"][sid]
+        roles = ([card] if engine.acts(state["table"][card]) else []) + (
+            [engine.GATHERING] if sid in engine.gathering_members(state) else [])
+        for role in roles:
+            actions: list[dict] = []
+            row = state["table"].get(role, {})
+            count = int(row.get("targets", 1)) if role != engine.GATHERING else 1
+            pool = engine.living(state)
+            groups = [list(c) for c in combinations(pool, min(count, len(others)))][:30] if count > 1 \
+                else [[t] for t in pool]
+            for targets in groups:
+                action: dict[str, Any] = {"role": role, "targets": [int(t) for t in targets]}
+                for mode in (row.get("modes") or [None]) if row.get("effect") == "lamia" else [None]:
+                    a = dict(action, mode=mode) if mode else dict(action)
+                    if _accepted(state, kind, sid, {"actions": [a]}):
+                        actions.append(a)
+            for extra in ({"role": role, "abstain": True}, {"role": role, "mode": "ambush"}):
+                if _accepted(state, kind, sid, {"actions": [extra]}):
+                    actions.append(extra)
+            if actions:
+                out[role] = actions
+        return out
+    if kind == "verdict":
+        if _accepted(state, kind, sid, {"verdict": "yes"}):
+            out["verdict"] = [{"verdict": "yes"}, {"verdict": "no"}]
+        return out
+    festival = kind == "night" and engine.variant_on(state, "festival_panic")
+    for key in ("vote", "black", "red", "elect", "heir", "delegate"):
+        found = []
+        for t in others + ([sid] if key == "elect" else []):
+            payload = {key: [int(t)] if festival and key == "vote" else int(t)}
+            if _accepted(state, kind, sid, payload):
+                found.append(payload)
+        if found:
+            out[key] = found
+    return out
+
+
+def _state(game: Game) -> dict:
+    """The full game state, for the engine's legality checks only: what the seat may choose is computed from it, and
+    only the choices (names of living players) reach the viewer."""
+    return game.state or {}
+
+
+def viewer_choices(game: Game, viewer: visibility.Viewer, phase: Phase | None) -> dict[str, list[dict]]:
+    """The viewer's legal orders in the open ``phase`` (see :func:`legal_choices`); empty without a living seat."""
+    if phase is None or phase.status != Phase.Status.OPEN or viewer.seat is None or not viewer.seat.alive:
+        return {}
+    return legal_choices(_state(game), phase.kind, str(viewer.seat.pk))
+
+
+def current_order(viewer: visibility.Viewer, phase: Phase | None):
+    """The viewer's latest order version in ``phase`` (through the visibility layer), or ``None``."""
+    if phase is None or viewer.seat is None:
+        return None
+    return visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("-version").first()
+
+
+def setup_cards(game: Game) -> list[str] | None:
+    """The role set a game in signup will deal, when it is known before the seats are: the master's ``roles``, a
+    fixed ``deal``, or a preset at its own size (an unpicked "A or B" does not change the counts, BV-3.2)."""
+    options = game.options or {}
+    cards = options.get("roles") or options.get("deal")
+    if cards:
+        return list(cards)
+    preset = options.get("preset")
+    if preset and preset in engine.PRESETS and engine.PRESETS[preset][0]:
+        table = engine.normalise_table(default_table())
+        try:
+            return engine.build_cards(options, engine.PRESETS[preset][0], table, random.Random(0))
+        except engine.BvError:
+            return None
+    return None
+
+
+def setup_summary(game: Game) -> str:
+    """BV-2 / issue 21: the readable set-up summary players see at signup (counts by side, never a deal's order)."""
+    cards = setup_cards(game)
+    if not cards:
+        return ""
+    return summary_text(engine.summary(cards, engine.normalise_table(default_table())))
+
+
+def setup_warnings(game: Game) -> list[str]:
+    """BV-2.4: the set-up's departures from BV-2.1–BV-2.3, in words, for the master's set-up page."""
+    cards = setup_cards(game)
+    if not cards:
+        return []
+    table = engine.normalise_table(default_table())
+    return [departure_text(w) for w in engine.departures(cards, table, options=game.options or {})]
+
+
+def roles_in_play(game: Game, viewer: visibility.Viewer) -> list[str]:
+    """The public list of the roles in play (BV-2.7), from the set-up's public log line."""
+    entry = visibility.log_entries(viewer).filter(kind="bv.roles_in_play").first()
+    if entry is None:
+        return []
+    if "counts" in entry.data:
+        return [summary_text(entry.data["counts"])]
+    return [role_name(r) for r in entry.data.get("roles", [])]
+
+
+def series_context(game: Game) -> dict | None:
+    """BV-12.3: the points of every player of the game's series (finished games with the same ``series`` option)."""
+    series = (game.options or {}).get("series")
+    if not series:
+        return None
+    games = (Game.objects.filter(module=SLUG, status=Game.Status.FINISHED, options__series=series)
+             .order_by("finished_at", "pk").prefetch_related("seats__user"))
+    per_game = []
+    names: dict[int, str] = {}
+    for g in games:
+        pts = (g.state or {}).get("points") or {}
+        row = {}
+        for seat in g.seats.all():
+            if seat.user_id is not None:
+                row[seat.user_id] = int(pts.get(str(seat.pk), 0))
+                names[seat.user_id] = seat.display_name
+        per_game.append(row)
+    totals = engine.series_table(per_game)
+    standings = sorted(((names[u], n) for u, n in totals.items() if isinstance(u, int)), key=lambda r: (-r[1], r[0]))
+    return {"name": series, "games": len(per_game), "standings": standings}
+
+
+def player_needs(*, game: Game, phase: Phase, seat, payload) -> list[Need] | None:
+    """BV-5 / BV-14.2: a night round asks a vote of every player with one; the light asks an order only of a
+    card with a light ability or a gathering vote (ordinary vampires get no reminder)."""
+    label = phase.label
+    state = game.state or {}
+    sid = str(seat.pk)
+    if phase.kind == "light":
+        card = (state.get("cards") or {}).get(sid)
+        if card is None or not (engine.acts(state["table"][card]) or sid in engine.gathering_members(state)):
+            return [Need(NEED_NOTHING % {"phase": label}, IDLE, phase.deadline)]
+        if payload is None:
+            return [Need(NEED_ACT % {"phase": label}, ACT, phase.deadline)]
+        return [Need(NEED_ACTED % {"phase": label}, DONE, phase.deadline)]
+    if phase.kind == "arbiter" and sid != str(state.get("arbiter")):
+        return [Need(NEED_NOTHING % {"phase": label}, IDLE, phase.deadline)]
+    if payload is None:
+        return [Need(NEED_VOTE % {"phase": label}, ACT, phase.deadline)]
+    return [Need(NEED_VOTED % {"phase": label}, DONE, phase.deadline)]
+
+
+def choice_label(key: str, payload: dict, names: dict[str, str]) -> str:
+    def n(v) -> str:
+        return names.get(str(v), str(v))
+
+    if "actions" in payload:
+        a = payload["actions"][0]
+        if a.get("abstain"):
+            return _("%(role)s: abstain") % {"role": role_name(a["role"])}
+        if a.get("mode") == "ambush":
+            return _("%(role)s: ambush") % {"role": role_name(a["role"])}
+        mode = f" ({a['mode']})" if a.get("mode") else ""
+        return f"{role_name(a['role'])}{mode}: " + ", ".join(n(t) for t in a.get("targets") or [])
+    value = payload[key]
+    if key == "verdict":
+        return _("Verdict: %(answer)s") % {"answer": value}
+    if isinstance(value, list):
+        return _("Execute %(names)s") % {"names": ", ".join(n(v) for v in value)}
+    return f"{key}: {n(value)}"
+
+
+def order_options(*, game: Game, viewer) -> dict:
+    """The caller's legal orders now, in the core's shape (``phase``, ``kind``, ``can_order``, ``why_not``,
+    ``targets``, ``choices``) plus ``groups`` (choice keys by group: ``vote``, a light ability…; a light order
+    combines at most one choice of each group). Raises :class:`ServiceError` ``forbidden`` (no seat),
+    ``not_allowed`` (a dead seat) or ``state`` (no phase open for orders)."""
+    if viewer.seat is None:
+        raise ServiceError(_("You have no seat in this game."), code="forbidden")
+    if not viewer.seat.alive:
+        raise ServiceError(_("Dead players give no orders."), code="not_allowed")
+    phase = game.phases.filter(status=Phase.Status.OPEN).first() if not game.is_over else None
+    if phase is None:
+        raise ServiceError(_("No phase is open for orders now."), code="state")
+    names = dict(seat_order(game))
+    grouped = legal_choices(_state(game), phase.kind, str(viewer.seat.pk))
+    choices = []
+    groups: dict[str, list[str]] = {}
+    for group, payloads in grouped.items():
+        for i, p in enumerate(payloads):
+            payload = {"actions": [p]} if phase.kind == "light" else p
+            key = f"{group}:{i}"
+            choices.append({"key": key, "label": choice_label(group, payload, names), "payload": payload})
+            groups.setdefault(group, []).append(key)
+    sid = str(viewer.seat.pk)
+    targets = [{"id": int(s), "name": names[s]} for s in engine.living(_state(game)) if s != sid] \
+        if game.state else []
+    return {
+        "phase": phase.pk, "kind": phase.kind, "can_order": bool(choices),
+        "why_not": "" if choices else _("Nothing to choose in this phase."),
+        "targets": targets, "choices": choices, "groups": groups,
+    }

@@ -1,0 +1,39 @@
+"""``manage.py gm_playtest --game blood_vengeance``: bots join a game over the core's join API and play it to the
+end over HTTP against a real gunicorn, Celery worker and beat — every order composed from the core's order-options
+API (``BloodVengeanceModule.order_options``), deliberate illegal orders refused with a reason, each phase resolved
+exactly once (BV-5, BV-6, BV-14.2, BV-16).
+
+Run with PostgreSQL + Redis (skipped otherwise)."""
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from gm.core.models import Game
+from tests.integration.worker_utils import playtest_stack, skip_reason
+
+
+@pytest.fixture
+def stack(tmp_path, settings):
+    why = skip_reason()
+    if why:
+        pytest.skip(why)
+    with playtest_stack(tmp_path, settings, "blood_vengeance") as stack:
+        yield stack
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("players", [6, 12, 20])
+def test_BV_14_2_bots_play_games_to_a_winner(stack, players):
+    out = StringIO()
+    call_command("gm_playtest", "--game", "blood_vengeance", "--players", str(players), "--seeds", "1-2",
+                 "--deadline", "2",
+                 "--base-url", stack.base_url, stdout=out)
+    text = out.getvalue()
+    print(text)
+    assert "2 games" in text and "2 ended with a winner and passed every check, 0 failed" in text, text
+    games = list(Game.objects.filter(module="blood_vengeance"))
+    assert len(games) == 2 and all(g.status == Game.Status.FINISHED and g.outcome for g in games)
