@@ -1,0 +1,81 @@
+"""The forms of October Night: the master's options on the "new game" page (OC-3.3, OC-11.1, OC-17), the master's
+per-game data edit (OC-17) and the player's order for the open phase, offering only the legal lines (OC-11.5).
+
+A posted order is not checked by a Django form: :func:`payload_from_post` builds the payload from the chosen lines
+and the engine checks it, so an illegal choice is refused with the engine's reason, rule ID and code (OC-18).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import yaml
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+MAIN_KEYS = ("rest", "heal", "fight", "ally", "foil", "travel", "buy", "auto", "section", "enemy", "mystery",
+             "abandon", "deadly_fight")
+
+
+def options_fields() -> dict[str, forms.Field]:
+    """The option fields of the "new game" page: ``first_week_bonus`` (OC-3.3) and ``data`` (YAML overrides of the
+    default data set, OC-17; empty: the default set)."""
+    return {
+        "first_week_bonus": forms.BooleanField(label=_("The first week's +4 experience at set-up"), required=False,
+                                               initial=True),
+        "data": forms.CharField(label=_("Data overrides (YAML; empty: the default set)"), required=False,
+                                widget=forms.Textarea(attrs={"rows": 4})),
+    }
+
+
+def options_from_fields(values: Mapping[str, Any]) -> dict:
+    """The options from the cleaned values of :func:`options_fields` (checked later by the engine)."""
+    clean: dict[str, Any] = {"first_week_bonus": bool(values.get("first_week_bonus"))}
+    if values.get("data"):
+        try:
+            clean["data"] = yaml.safe_load(values["data"]) or {}
+        except yaml.YAMLError:
+            clean["data"] = values["data"]  # the engine refuses it with its reason
+    return clean
+
+
+class DataForm(forms.Form):
+    """The master's per-game data overrides as YAML (OC-17), e.g. ``enemies: [{slug: ghoul, modifier: 12}]``."""
+
+    data = forms.CharField(label=_("Data overrides (YAML)"), required=False,
+                           widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}))
+    reason = forms.CharField(label=_("Reason"), required=False, max_length=200)
+
+
+class OrderForm(forms.Form):
+    """The order of the open phase: one main line (action, contact or the deadly fight) among the legal ones, and
+    any free lines (abilities, learn, use, side). ``lines`` are the selector's legal lines (``why`` empty)."""
+
+    def __init__(self, *args, lines: Sequence[Mapping[str, Any]], **kw):
+        super().__init__(*args, **kw)
+        main = [(line["key"], line["label"]) for line in lines if line["key"].split(":")[0] in MAIN_KEYS]
+        free = [(line["key"], line["label"]) for line in lines if line["key"].split(":")[0] not in MAIN_KEYS]
+        self.fields["main"] = forms.ChoiceField(label=_("Your line"), choices=[("", _("nothing"))] + main,
+                                                required=False, widget=forms.RadioSelect)
+        if free:
+            self.fields["free"] = forms.MultipleChoiceField(label=_("Free lines"), choices=free, required=False,
+                                                            widget=forms.CheckboxSelectMultiple)
+
+
+def payload_from_post(data, lines: Sequence[Mapping[str, Any]]) -> dict:
+    """The order payload from a POST: the chosen ``main`` line and ``free`` lines (keys of ``lines``, every line
+    the seat might give, legal or not) merged into one payload; unknown keys are ignored. Unchecked: the engine
+    checks it."""
+    by_key = {line["key"]: line["payload"] for line in lines}
+    payload: dict[str, Any] = {}
+    keys = [data.get("main")] + (data.getlist("free") if hasattr(data, "getlist") else list(data.get("free") or []))
+    for key in keys:
+        part = by_key.get(key or "")
+        if not part:
+            continue
+        for k, v in part.items():
+            if k in ("abilities", "use") and k in payload:
+                payload[k] = payload[k] + v
+            else:
+                payload[k] = v
+    return payload
