@@ -271,7 +271,7 @@ class _Runner(ScenarioRunner):
         return refused
 
     # -- expectations --------------------------------------------------------------------------------------------
-    def name(self, sid: Any) -> Any:
+    def pname(self, sid: Any) -> Any:
         return self.sids.get(str(sid), sid) if sid is not None else None
 
     def compare(self, step: dict, key: str, expected: Any, actual: Any) -> None:
@@ -341,8 +341,8 @@ class _Runner(ScenarioRunner):
             self.check_rows(step, "fights", expect["fights"], actual, self.fight_row)
         if "ritual" in expect:
             r = state.get("ritual") or {}
-            row = {"admitted": {self.name(s): v for s, v in (r.get("admitted") or {}).items()},
-                   "dropped": [self.name(s) for s in r.get("dropped") or []], "sums": r.get("sums"),
+            row = {"admitted": {self.pname(s): v for s, v in (r.get("admitted") or {}).items()},
+                   "dropped": [self.pname(s) for s in r.get("dropped") or []], "sums": r.get("sums"),
                    "mode": r.get("mode"), "values": r.get("values")}
             for k, v in expect["ritual"].items():
                 actual = row.get(k)
@@ -357,7 +357,7 @@ class _Runner(ScenarioRunner):
             self.compare(step, "winner", expect["winner"], state.get("winner"))
         if "winners" in expect:
             self.compare(step, "winners", sorted(expect["winners"]),
-                         sorted(self.name(s) for s in state.get("winners") or []))
+                         sorted(self.pname(s) for s in state.get("winners") or []))
 
     def check_players(self, step: dict, expect: dict, state: dict) -> None:
         for name, wanted in (expect.get("players") or {}).items():
@@ -383,14 +383,14 @@ class _Runner(ScenarioRunner):
                     self.compare(step, f"players.{name}.{key}", value, p.get(key))
         if "out" in expect:
             self.compare(step, "out", sorted(expect["out"]),
-                         sorted(self.name(s) for s in state["seats"] if state["players"][s].get("out")))
+                         sorted(self.pname(s) for s in state["seats"] if state["players"][s].get("out")))
         if "revealed" in expect:
             self.compare(step, "revealed", expect["revealed"],
-                         {self.name(s): v for s, v in engine.revealed(state).items()})
+                         {self.pname(s): v for s, v in engine.revealed(state).items()})
 
     def check_board(self, step: dict, expect: dict, state: dict) -> None:
         if "enemies" in expect:
-            actual = [{**e, "owner": self.name(e["owner"])} for e in state["enemies"]]
+            actual = [{**e, "owner": self.pname(e["owner"])} for e in state["enemies"]]
             left = list(actual)
             for item in expect["enemies"] or []:
                 hit = next((e for e in left if all(e.get(k) == v for k, v in item.items())), None)
