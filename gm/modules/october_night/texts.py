@@ -18,6 +18,8 @@ import yaml
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+from .engine import CODE_MESSAGES
+
 DATA_FILE = Path(__file__).resolve().parent / "data" / "default.yaml"
 
 NAME = _("October Night")
@@ -25,8 +27,11 @@ PHASE_KINDS = {"action": _("Action %(number)s"), "contact": _("Contact %(number)
 SIDE_NAMES = {"summoners": _("summoners"), "keepers": _("keepers"), "chosen": _("chosen"), "nobody": _("nobody")}
 SKILL_NAMES = {"strength": _("strength"), "magic": _("magic"), "communication": _("communication")}
 ACTION_NAMES = {"rest": _("rest"), "heal": _("heal"), "trade": _("trade"), "buy": _("buy"), "travel": _("travel"),
-                "fight": _("fight"), "ally": _("ally"), "foil": _("foil plans"), "none": _("nothing")}
+                "fight": _("fight"), "ally": _("ally"), "foil": _("foil plans"), "none": _("nothing"),
+                "use": _("use"), "ability": _("ability")}
 DECK_NAMES = {"search": _("search"), "combat": _("combat"), "personal": _("personal")}
+CONTACT_NAMES = {"auto": _("automatic"), "section": _("section"), "enemy": _("enemy"), "mystery": _("the mystery"),
+                 "abandon": _("abandon the card")}
 PURPOSES = {"buy": _("buys"), "section": _("searches"), "mystery": _("works on the mystery"),
             "enemy": _("fights"), "fight": _("fights")}
 
@@ -232,6 +237,7 @@ def render_event(kind: str, data: Mapping[str, Any]) -> str:
             gettext("the discard")
     elif kind == "oc.void":
         p["line"] = str(ACTION_NAMES.get(data.get("line", ""), data.get("line", "")))
+        p["code"] = gettext(CODE_MESSAGES.get(data.get("code", ""), data.get("code", "")))
     elif kind == "oc.ability":
         p["on"] = gettext(" on %(target)s") % {"target": data["target"]} if data.get("target") else ""
     elif kind == "oc.enemies_placed":
@@ -302,7 +308,7 @@ def order_lines(*, payload: Mapping[str, Any], seat_data: Mapping[str, Any],
         ck = contact.get("kind", "auto")
         extra = f" {contact['section']}" if ck == "section" else (f" {name(contact.get('enemy'))}"
                                                                    if ck == "enemy" else "")
-        lines.append(gettext("Contact: %(kind)s%(extra)s.") % {"kind": ck, "extra": extra})
+        lines.append(gettext("Contact: %(kind)s%(extra)s.") % {"kind": CONTACT_NAMES.get(ck, ck), "extra": extra})
     for a in payload.get("abilities") or []:
         lines.append(gettext("Ability: %(ability)s.") % {"ability": name(a.get("ability"))})
     if payload.get("learn"):
