@@ -36,7 +36,7 @@ PURPOSES = {"buy": _("buys"), "section": _("searches"), "mystery": _("works on t
             "enemy": _("fights"), "fight": _("fights")}
 
 MESSAGES = {
-    "oc.setup": _("The game begins: %(players)s."),
+    "oc.setup": _("The game begins: %(players)s. Side cards in play: %(deck)s."),
     "oc.your_side": _("Your side card: %(side)s. Show it to nobody."),
     "oc.phase_open": _("Week %(week)s, day %(day)s: %(stage)s. First player: %(first)s; turn order: %(order)s."),
     "oc.check": _("%(text)s"),
@@ -214,6 +214,7 @@ def render_event(kind: str, data: Mapping[str, Any]) -> str:
         p["winner"] = side_name(data["winner"]) if kind != "oc.fight" else (
             data["attacker"] if data["winner"] == "attacker" else data["victim"])
     if kind == "oc.setup":
+        p["deck"] = ", ".join(f"{side_name(k)} {v}" for k, v in (data.get("deck") or {}).items() if v)
         p["players"] = "; ".join(f"{r['player']} — {name(r['character'])} ({name(r['location'])})"
                                  for r in data.get("players") or [])
     elif kind == "oc.phase_open":
