@@ -172,8 +172,9 @@ def setup(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.
         state["reserve"] = state["decks"]["assets"][:size]
         state["decks"]["assets"] = state["decks"]["assets"][size:]
     deck = {side: sum(1 for v in state["sides"].values() if v == side) for side in SIDE_CARDS}
-    events = [Event("oc.setup", {"deck": deck, "players": [{"player": names[sid], "character": state["players"][sid]["character"],
-                                              "location": state["players"][sid]["location"]} for sid in ring]})]
+    seated = [{"player": names[sid], "character": state["players"][sid]["character"],
+               "location": state["players"][sid]["location"]} for sid in ring]
+    events = [Event("oc.setup", {"deck": deck, "players": seated})]
     for sid in ring:
         events.append(Event("oc.your_side", {"side": state["sides"][sid]}, visibility="seat", seat=int(sid)))
     kind = state["stage"]
