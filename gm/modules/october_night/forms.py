@@ -13,6 +13,9 @@ import yaml
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from . import engine
+from .texts import FIELD_NAMES, field_text, name
+
 MAIN_KEYS = ("rest", "heal", "fight", "ally", "foil", "travel", "buy", "auto", "section", "enemy", "mystery",
              "abandon", "deadly_fight")
 
@@ -79,3 +82,26 @@ def payload_from_post(data, lines: Sequence[Mapping[str, Any]]) -> dict:
             else:
                 payload[k] = v
     return payload
+
+
+def master_seat_form(state: Mapping[str, Any], sid: str) -> list[dict]:
+    """OC-11.6: the console's seat edit — location as a choice, numbers with their ranges, items and abilities as
+    card pickers of the game's data."""
+    fields = engine.seat_fields(state, sid)
+    data = state["data"]
+    st = data["settings"]
+    specs: list[dict] = []
+    for key, value in fields.items():
+        spec: dict[str, Any] = {"key": key, "label": str(FIELD_NAMES.get(key, key)), "value": value,
+                                "text": field_text(key, value)}
+        if key == "location":
+            spec.update(kind="choice", choices=[(loc["slug"], name(loc["slug"])) for loc in data["locations"]])
+        elif key in ("assets", "ingredients"):
+            spec.update(kind="cards", choices=[(e["slug"], name(e["slug"])) for e in data[key]])
+        elif key in ("abilities", "used"):
+            spec.update(kind="cards", choices=[(e["slug"], name(e["slug"])) for e in data["abilities"]])
+        else:
+            hi = {"health": st["health_max"], "experience": 999, "clues": 999}.get(key, st["skill_max"])
+            spec.update(kind="number", min=0, max=int(hi))
+        specs.append(spec)
+    return specs

@@ -61,6 +61,18 @@ class OctoberNightModule(GameModule):
     def public_seat_data(self, data):
         return {"character": data["character"]} if data.get("character") else {}
 
+    def master_seat_fields(self, *, state, seat):
+        return engine.seat_fields(state, str(seat.id))
+
+    def master_seat_form(self, *, state, seat, phase):
+        return forms.master_seat_form(state, str(seat.id))
+
+    def master_edit_lines(self, *, before, after):
+        return texts.master_edit_lines(before=before, after=after)
+
+    def master_seat_edit(self, *, state, seat, seats, changes):
+        return dict(seat.data), engine.seat_edit(state, str(seat.id), changes)
+
     def player_needs(self, *, game, phase, seat, payload):
         return selectors.player_needs(game=game, phase=phase, seat=seat, payload=payload)
 

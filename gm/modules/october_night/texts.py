@@ -81,6 +81,12 @@ MESSAGES = {
     "oc.end": _("The game is over. Winner: %(winner)s (%(winners)s)."),
 }
 
+#: The master's seat edit (OC-11.6): the console's field names.
+FIELD_NAMES = {"location": _("Location"), "health": _("Health"), "experience": _("Experience"),
+               "strength": _("strength"), "magic": _("magic"), "communication": _("communication"),
+               "clues": _("clues"), "assets": _("assets"), "ingredients": _("ingredients"),
+               "abilities": _("abilities"), "used": _("Used this week")}
+
 #: What the dashboard tells a player about his part in the open phase.
 NEED_ACTION = _("%(phase)s: choose your action.")
 NEED_CONTACT = _("%(phase)s: your contact is played automatically unless you choose.")
@@ -206,7 +212,7 @@ def render_event(kind: str, data: Mapping[str, Any]) -> str:
             p[key] = name(data[key])
     if "side" in data:
         p["side"] = side_name(data["side"])
-    if "deck" in data:
+    if isinstance(data.get("deck"), str):
         p["deck"] = str(DECK_NAMES.get(data["deck"], data["deck"]))
     if "skill" in data:
         p["skill"] = str(SKILL_NAMES.get(data["skill"], data["skill"]))
@@ -323,3 +329,18 @@ def order_lines(*, payload: Mapping[str, Any], seat_data: Mapping[str, Any],
     if payload.get("deadly_fight"):
         lines.append(gettext("Break the ritual: the deadly fight."))
     return lines or [gettext("Nothing.")]
+
+
+def field_text(key: str, value: Any) -> str:
+    """One field of the master's seat edit in words."""
+    if key == "location":
+        return name(value)
+    if isinstance(value, list):
+        return names(value)
+    return str(value)
+
+
+def master_edit_lines(*, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """A master's seat edit of the audit log in words: "Health: 3 → 6" per changed key (OC-11.6)."""
+    return [f"{FIELD_NAMES.get(k, k)}: {field_text(k, before.get(k))} → {field_text(k, after.get(k))}"
+            for k in after]

@@ -98,3 +98,21 @@ def test_OC_17_2_to_17_8_the_default_data_set():
     assert len(data["assets"]) == 8 and sum(data["asset_deck"].values()) == 22 and len(data["ingredients"]) == 10
     assert len(data["mysteries"]) == 6
     assert data["settings"]["health_start"] == 6 and data["settings"]["experience_start"] == 1
+
+
+def test_OC_11_6_master_seat_edit_checks_slugs_and_ranges():
+    import pytest
+
+    from gm.core.engine import RuleViolation
+
+    st = game([{"side": "summoners", "character": "count"}, {"side": "keepers", "character": "witch"},
+               {"side": "keepers", "character": "vicar"}])
+    fields = engine.seat_fields(st, "1")
+    assert fields["location"] == "manor" and fields["strength"] == 3 and fields["assets"] == ["walking_cane"]
+    new = engine.seat_edit(st, "1", {"health": 9, "location": "mill", "assets": ["revolver"], "magic": 5})
+    p = new["players"]["1"]
+    assert (p["health"], p["location"], p["assets"], p["skills"]["magic"]) == (9, "mill", ["revolver"], 5)
+    assert st["players"]["1"]["health"] == 6  # the input state is untouched
+    with pytest.raises(RuleViolation) as exc:
+        engine.seat_edit(st, "1", {"health": 11, "location": "moon", "assets": ["bazooka"], "side": "keepers"})
+    assert {e.field for e in exc.value.errors} == {"health", "location", "assets", "side"}

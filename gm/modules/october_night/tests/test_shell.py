@@ -136,3 +136,22 @@ def test_OC_17_master_edits_the_data_with_validation(master, players):
     game.refresh_from_db()
     ghoul = next(e for e in game.state["data"]["enemies"] if e["slug"] == "ghoul")
     assert ghoul["modifier"] == 12
+
+
+def test_OC_11_6_master_console_seat_edit_is_audited(master, players):
+    from gm.core import interventions
+
+    game = start(master, players)
+    seat = game.seats.get(display_name="Боря")
+    fields = interventions.seat_fields(game=game, seat=seat)
+    assert fields["health"] == 6
+    interventions.seat_edit(game=game, actor=master, seat_id=seat.pk, changes={"health": 2, "clues": 4},
+                            reason="a disputed fight")
+    game.refresh_from_db()
+    assert game.state["players"][str(seat.pk)]["health"] == 2 and game.state["players"][str(seat.pk)]["clues"] == 4
+    assert game.audit_entries.filter(reason="a disputed fight").exists()
+    spec = game.game_module.master_seat_form(state=game.state, seat=services.seat_info(seat), phase=None)
+    assert {s["key"] for s in spec} >= {"location", "health", "assets"}
+    with pytest.raises(services.ServiceError):
+        interventions.seat_edit(game=game, actor=master, seat_id=seat.pk, changes={"assets": ["bazooka"]},
+                                reason="typo")
