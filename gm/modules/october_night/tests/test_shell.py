@@ -58,10 +58,13 @@ def test_OC_1_2_each_player_sees_only_his_own_side(master, players, spectator):
     game = start(master, players)
     assert "summoners" in page(players[0], game).split('id="oc-my-side"')[1][:200]
     other = page(players[1], game)
-    assert "keepers" in other.split('id="oc-my-side"')[1][:200] and "summoners" not in other
+    assert "keepers" in other.split('id="oc-my-side"')[1][:200]
+    assert "Your side card: summoners" not in other and "Your side card: chosen" not in other
     for viewer in (spectator, None):
         text = page(viewer, game)
-        assert 'id="oc-my-side"' not in text and "summoners" not in text and "keepers" not in text
+        assert 'id="oc-my-side"' not in text and "Your side card" not in text
+        # Only the cards in play are public (the set-up line), not who holds them.
+        assert "Side cards in play: summoners 1, keepers 1, chosen 1" in text
     assert "Sides revealed" in page(master, game)
 
 
