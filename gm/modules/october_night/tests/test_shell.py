@@ -63,8 +63,8 @@ def test_OC_1_2_each_player_sees_only_his_own_side(master, players, spectator):
     for viewer in (spectator, None):
         text = page(viewer, game)
         assert 'id="oc-my-side"' not in text and "Your side card" not in text
-        # Only the cards in play are public (the set-up line), not who holds them.
-        assert "Side cards in play: summoners 1, keepers 1, chosen 1" in text
+    # Only the cards in play are public (the set-up line), not who holds them.
+    assert "Side cards in play: summoners 1, keepers 1, chosen 1" in page(spectator, game)
     assert "Sides revealed" in page(master, game)
 
 
