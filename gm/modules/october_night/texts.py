@@ -220,7 +220,8 @@ def render_event(kind: str, data: Mapping[str, Any]) -> str:
         p["winner"] = side_name(data["winner"]) if kind != "oc.fight" else (
             data["attacker"] if data["winner"] == "attacker" else data["victim"])
     if kind == "oc.setup":
-        p["deck"] = ", ".join(f"{side_name(k)} {v}" for k, v in (data.get("deck") or {}).items() if v)
+        deck = data.get("deck") or {}  # JSONB reorders keys: the sides in their own order
+        p["deck"] = ", ".join(f"{side_name(k)} {deck[k]}" for k in ("summoners", "keepers", "chosen") if deck.get(k))
         p["players"] = "; ".join(f"{r['player']} — {name(r['character'])} ({name(r['location'])})"
                                  for r in data.get("players") or [])
     elif kind == "oc.phase_open":
