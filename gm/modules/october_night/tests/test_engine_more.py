@@ -116,3 +116,14 @@ def test_OC_11_6_master_seat_edit_checks_slugs_and_ranges():
     with pytest.raises(RuleViolation) as exc:
         engine.seat_edit(st, "1", {"health": 11, "location": "moon", "assets": ["bazooka"], "side": "keepers"})
     assert {e.field for e in exc.value.errors} == {"health", "location", "assets", "side"}
+
+
+def test_OC_2_7_no_component_limits():
+    st = game([{"side": "summoners", "character": "count", "location": "cemetery", "clues": 12,
+                "contact": {"card": "night_patrol"}},
+               {"side": "keepers", "character": "witch", "location": "mill", "contact": {"card": "sunken_bell"}},
+               {"side": "keepers", "character": "vicar", "location": "mill", "contact": {"card": "oak_and_ash"}}],
+              start={"week": 2, "day": 3, "phase": "contact"}, enemies=[{"token": "ghoul", "owner": "Аня"}],
+              mysteries={"solved": ["moon_phases", "old_maps", "blood_trail", "drowned_names"]})
+    res = play(st, dice=[6, 6])
+    assert res.state["players"]["1"]["clues"] == 13
