@@ -88,6 +88,8 @@ def master_seat_form(state: Mapping[str, Any], sid: str) -> list[dict]:
     """OC-11.6: the console's seat edit — location as a choice, numbers with their ranges, items and abilities as
     card pickers of the game's data."""
     fields = engine.seat_fields(state, sid)
+    if not fields:
+        return []
     data = state["data"]
     st = data["settings"]
     specs: list[dict] = []

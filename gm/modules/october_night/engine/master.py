@@ -17,7 +17,10 @@ FIELDS = ("location", "health", "experience", "strength", "magic", "communicatio
 
 
 def seat_fields(state: Mapping[str, Any], sid: str) -> dict[str, Any]:
-    """OC-11.6: the editable part of seat ``sid`` as plain JSON data (the shape :func:`seat_edit` takes)."""
+    """OC-11.6: the editable part of seat ``sid`` as plain JSON data (the shape :func:`seat_edit` takes); empty
+    before the set-up (nothing to edit yet)."""
+    if sid not in (state.get("players") or {}):
+        return {}
     p = state["players"][sid]
     return {"location": p.get("location"), "health": p["health"], "experience": p["experience"],
             **{k: p["skills"].get(k, 0) for k in SKILLS}, "clues": p["clues"], "assets": list(p["assets"]),
@@ -28,6 +31,9 @@ def seat_edit(state: Mapping[str, Any], sid: str, changes: Mapping[str, Any]) ->
     """OC-11.6: apply the master's ``changes`` (keys of :func:`seat_fields`, each optional) to seat ``sid``.
     Returns the new state; raises :class:`RuleViolation` naming every bad key and value (unknown key, unknown slug,
     a number out of range). A player out of the game keeps ``location`` ``None``."""
+    if sid not in (state.get("players") or {}):
+        raise RuleViolation([RuleError(_("Nothing to edit before the game starts."), field="changes",
+                                       rule="OC-11.6")])
     data = state["data"]
     errors: list[RuleError] = []
     new = copy.deepcopy(dict(state))
