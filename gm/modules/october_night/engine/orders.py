@@ -17,6 +17,10 @@ from gm.core.engine import RuleError
 from .data import distance
 from .state import ACTION_FAMILY, ACTIONS, CONTACT_KINDS, SIDES, by_slug, in_game, refusal, settings, violation, week_of
 
+#: The keys an order may have in each phase kind (OC-4.10, OC-6.8, OC-9.3).
+PAYLOAD_KEYS = {"action": ("action", "accept_trades", "abilities", "learn", "use", "side"),
+                "contact": ("contact", "abilities", "learn", "use", "side"), "ritual": ("deadly_fight",)}
+
 
 def enemy_at(state: Mapping[str, Any], location: str | None) -> bool:
     """OC-4.13: whether an enemy token (any, face down or not, stray or owned) is on ``location``."""
@@ -365,6 +369,9 @@ def validate_order(state: Mapping[str, Any], *, kind: str, sid: str, payload: Ma
         raise violation([refusal("out_of_game")])
     if kind != state.get("stage"):
         raise violation([refusal("wrong_stage")])
+    unknown = [key for key in payload if key not in PAYLOAD_KEYS.get(kind, ())]
+    if unknown:  # an action line in a contact phase, a typo: refused, never silently dropped
+        raise violation([refusal("wrong_stage", key) for key in unknown])
     if kind == "action":
         return validate_action(state, sid, payload)
     if kind == "contact":

@@ -205,3 +205,11 @@ def test_OC_18_all_errors_at_once():
     codes = refused(st, 1, {"action": {"kind": "fight", "target": 1, "take": ["a", "b", "c", "d"]},
                             "learn": "nonsense", "side": "keepers"})
     assert set(codes) >= {"week_one", "self", "too_many_cards", "not_on_sheet", "not_chosen"}
+
+
+def test_OC_18_lines_of_another_phase_or_unknown_keys_are_refused():
+    st = game([{"side": "keepers", "character": "vicar"}, {"side": "summoners", "character": "count"},
+               {"side": "keepers", "character": "witch"}], start={"week": 2, "day": 1, "phase": "contact"})
+    assert refused(st, 1, {"action": {"kind": "rest"}}) == ["wrong_stage"]
+    assert refused(st, 1, {"contact": {"kind": "auto"}, "extra": 1}) == ["wrong_stage"]
+    assert refused(st, 1, {"contact": {"kind": "auto"}}) == []
