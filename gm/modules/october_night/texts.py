@@ -150,9 +150,15 @@ def dice_line(d: Mapping[str, Any]) -> str:
             "side": side_name(d.get("side")), "members": members, "dice": dice, "total": d.get("total")}
     skill = str(SKILL_NAMES.get(d.get("skill", ""), d.get("skill", "")))
     if d.get("for") == "fight":
-        text = gettext("%(player)s fights (%(role)s): %(dice)s + %(skill)s %(value)s = %(total)s") % {
+        # The side's value: the leader's dice + each member's fight value (+ a fight bonus), OC-5.3.
+        members = dict(d.get("members") or {})
+        own = members.pop(d.get("player"), d.get("skill_value"))
+        parts = [f"{skill} {own}"] + [f"{who} {v}" for who, v in sorted(members.items())]
+        if d.get("bonus"):
+            parts.append(gettext("bonus %(n)s") % {"n": d["bonus"]})
+        text = gettext("%(player)s fights (%(role)s): %(dice)s + %(parts)s = %(total)s") % {
             "player": d.get("player"), "role": gettext("attacker") if d.get("role") == "attacker" else gettext(
-                "victim"), "dice": dice, "skill": skill, "value": d.get("skill_value"), "total": d.get("total")}
+                "victim"), "dice": dice, "parts": " + ".join(parts), "total": d.get("total")}
     else:
         what = str(PURPOSES.get(d.get("for", ""), d.get("for", "")))
         against = d.get("against") or ""
