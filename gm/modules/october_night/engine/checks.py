@@ -49,6 +49,14 @@ class Ctx:
         self.voids.append({"seat": sid, "line": line, "code": code, **extra})
         self.public("void", player=self.name(sid), sid=sid, line=line, code=code, **extra)
 
+    def game_rng(self) -> random.Random:
+        """OC-11.2a: the game's RNG for shuffles and draws after set-up — a stream seeded by the game's RNG at set-up
+        (``game_seed``) and the number of draws so far (``draws``, kept in the state), so fixing dice never changes
+        a shuffle and a replay draws the same."""
+        n = int(self.state.get("draws", 0))
+        self.state["draws"] = n + 1
+        return random.Random(f"{self.state.get('game_seed', 0)}:{n}")
+
     def die(self) -> tuple[int, bool]:
         """One die from the phase's RNG and whether it was a fixed one (OC-11.2)."""
         before = getattr(self.rng, "fixed", 0)

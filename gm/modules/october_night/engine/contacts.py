@@ -29,7 +29,7 @@ def draw(ctx: Ctx, sid: str, kind: str) -> bool:
     if not decks[kind] and ctx.state["discards"][kind]:
         decks[kind].extend(ctx.state["discards"][kind])
         ctx.state["discards"][kind] = []
-        ctx.rng.shuffle(decks[kind])
+        ctx.game_rng().shuffle(decks[kind])
     if not decks[kind]:
         ctx.public("no_card", player=ctx.name(sid), sid=sid, deck=kind)
         return False
@@ -133,7 +133,7 @@ def mystery_attempt(ctx: Ctx, sid: str) -> None:
             token = bag.pop(0)
             bag.append(token)
         else:
-            token = ctx.rng.choice([e["slug"] for e in ctx.data["enemies"]])
+            token = ctx.game_rng().choice([e["slug"] for e in ctx.data["enemies"]])
         place = by_slug(ctx.data, "enemies")[token]["location"]
         ctx.state["ritual_place"] = place
         ctx.public("ritual_place", token=token, location=place)

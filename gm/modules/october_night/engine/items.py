@@ -95,7 +95,7 @@ def refill_reserve(ctx: Ctx) -> None:
             if not deck and ctx.state["discards"]["assets"]:
                 deck.extend(ctx.state["discards"]["assets"])
                 ctx.state["discards"]["assets"] = []
-                ctx.rng.shuffle(deck)
+                ctx.game_rng().shuffle(deck)
             if deck:
                 reserve[i] = deck.pop(0)
 

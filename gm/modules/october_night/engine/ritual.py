@@ -43,7 +43,7 @@ def reveal_chosen(ctx: Ctx) -> None:
             side, random_ = [s for s in SIDES if s != declared][0], False
         else:
             free = [s for s in SIDES if s not in taken]
-            side = free[0] if len(free) == 1 else ctx.rng.choice(list(SIDES))
+            side = free[0] if len(free) == 1 else ctx.game_rng().choice(list(SIDES))
             random_ = len(free) != 1
         taken.append(side)
         ctx.state["joined"][sid] = side

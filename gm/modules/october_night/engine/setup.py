@@ -161,6 +161,7 @@ def setup(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.
         "reserve": [], "enemies": [], "bag": [e["slug"] for e in data["enemies"]],
         "mysteries": {"solved": [], "open": None}, "ritual_place": None,
         "foils": {}, "effects": {}, "insight": {}, "ritual": {}, "winner": None, "winners": [],
+        "game_seed": rng.getrandbits(63), "draws": 0,
     }
     if position:
         apply_position(state, position)

@@ -144,7 +144,8 @@ class State(TypedDict, total=False):
     ``reserve`` — the face-up asset slots (``None`` = empty); ``enemies`` on the board; ``bag`` — front first;
     ``mysteries`` — ``{"solved": [...], "open": slug|None}``; ``ritual_place``; ``foils`` — target → foilers for
     the day (OC-12); ``effects`` — seat → the ability effects marked for the phase (OC-14); ``insight`` — seat →
-    [{seat, side}] (secret); ``ritual`` — admissions, distances, sums (OC-8, OC-9); ``winner`` and ``winners``."""
+    [{seat, side}] (secret); ``ritual`` — admissions, distances, sums (OC-8, OC-9); ``winner`` and ``winners``;
+    ``game_seed`` and ``draws`` — the game's RNG stream for shuffles and draws after set-up (OC-11.2a, secret)."""
 
     data: dict[str, Any]
     seats: list[str]
@@ -168,6 +169,8 @@ class State(TypedDict, total=False):
     ritual: dict[str, Any]
     winner: str | None
     winners: list[str]
+    game_seed: int
+    draws: int
 
 
 class SeatData(TypedDict, total=False):
@@ -243,7 +246,7 @@ def view(state: Mapping[str, Any], *, sees_everything: bool, seat: str | None = 
     if sees_everything:
         return dict(state)
     out = {k: v for k, v in state.items() if k not in ("sides", "declared", "decks", "bag", "insight", "effects",
-                                                          "foils")}
+                                                          "foils", "game_seed", "draws")}
     out["revealed"] = revealed(state)
     out["deck_sizes"] = {k: len(v) for k, v in (state.get("decks") or {}).items()}
     out["bag_size"] = len(state.get("bag") or [])

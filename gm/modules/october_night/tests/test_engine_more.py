@@ -127,3 +127,14 @@ def test_OC_2_7_no_component_limits():
               mysteries={"solved": ["moon_phases", "old_maps", "blood_trail", "drowned_names"]})
     res = play(st, dice=[6, 6])
     assert res.state["players"]["1"]["clues"] == 13
+
+
+def test_OC_11_2a_shuffles_come_from_the_games_rng_not_the_dice():
+    st = game([{"side": "summoners", "character": "count", "location": "mill"},
+               {"side": "keepers", "character": "witch", "location": "mill"},
+               {"side": "keepers", "character": "vicar", "location": "mill"}],
+              start={"week": 2, "day": 1, "phase": "contact"}, decks={"search": [], "combat": [], "personal": []})
+    st["discards"]["search"] = ["oak_and_ash", "sunken_bell", "hill_fires", "abbey_archive", "millers_debt"]
+    drawn = {play(st, seed=seed).state["players"]["2"]["contact"]["card"] for seed in (1, 7, 99, 1234)}
+    assert len(drawn) == 1  # whatever the phase's dice stream, the game's RNG shuffles the same
+    assert play(st).state["draws"] == st["draws"] + 1
