@@ -74,7 +74,17 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
             ctx["phase_id"] = phase.pk
             current = visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("-version").first()
             ctx["version"] = current.version if current else 0
-            ctx["form"] = OrderForm(lines=[line for line in lines if not line["why"]])
+            legal = [line for line in lines if not line["why"]]
+            ctx["form"] = OrderForm(lines=legal)
+            # Tapping a location on the map shows what the viewer may do there (OC-11.5).
+            here = (state["players"].get(sid) or {}).get("location")
+            for loc in ctx["board"]["locations"]:
+                loc["actions"] = [line["label"] for line in legal
+                                  if line["key"] == f"travel:{loc['slug']}"
+                                  or (loc["slug"] == here and line["key"].split(":")[0] in (
+                                      "rest", "heal", "buy", "fight", "ally", "trade", "section", "enemy",
+                                      "mystery"))]
+                loc["here"] = loc["slug"] == here
             ctx["unavailable"] = [(line["label"], line["why"]) for line in lines if line["why"]]
             if current and current.payload:
                 ctx["current_lines"] = game.game_module.order_lines(

@@ -82,6 +82,10 @@ def test_OC_11_5_form_offers_legal_lines_and_says_why_others_are_not(master, pla
     assert 'value="rest"' in text and 'value="travel:old_oak"' in text
     assert 'value="fight:' not in text  # week 1 (OC-3.4)
     assert "Not available now" in text and "Nobody may fight in week 1" in text and "OC-3.4" in text
+    # The location list says what he may do where: travel to the Old Oak Glade, rest at the Empty Manor.
+    oak = text.split('id="oc-loc-old_oak"')[1].split("</li>")[0]
+    manor = text.split('id="oc-loc-manor"')[1].split("</li>")[0]
+    assert "Travel to Old Oak Glade" in oak and "you are here" in manor and "Rest (+1 health)" in manor
 
 
 def test_OC_4_order_saved_and_illegal_order_refused(master, players):
