@@ -21,7 +21,7 @@ set-up. One file per rules topic:
 from __future__ import annotations
 
 from .checks import Ctx, check, fight_skill, fight_value, roll_dice, skill_value
-from .data import distance, distances, merge_data, validate_data
+from .data import digest, distance, distances, merge_data, validate_data
 from .master import FIELDS as MASTER_FIELDS
 from .master import seat_edit, seat_fields
 from .orders import enemy_at, holds, validate_order
@@ -55,7 +55,7 @@ __all__ = [
     "MASTER_FIELDS", "seat_edit", "seat_fields",
     "ACTIONS", "CODES", "CODE_MESSAGES", "CONTACT_KINDS", "MAX_PLAYERS", "MIN_PLAYERS", "OPTION_KEYS", "SIDES",
     "SIDE_CARDS", "SKILLS", "Ctx", "Player", "SeatData", "State", "apply_position", "asset_deck", "by_slug", "check",
-    "distance", "distances", "enemy_at", "fight_skill", "fight_value", "game_data", "holds", "in_game",
+    "digest", "distance", "distances", "enemy_at", "fight_skill", "fight_value", "game_data", "holds", "in_game",
     "joined_side", "merge_data", "opening_events", "own_seat_data", "refusal", "resolve", "revealed", "role_deck",
     "roll_dice", "setup", "skill_value", "turn_order", "validate_data", "validate_options", "validate_order", "view",
     "week_of",

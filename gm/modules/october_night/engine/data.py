@@ -6,6 +6,8 @@ Pure: the module layer reads the YAML file and hands the parsed mapping in; noth
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 from collections import deque
 from collections.abc import Mapping
 from typing import Any
@@ -43,6 +45,13 @@ def merge_data(base: Mapping[str, Any], overrides: Mapping[str, Any] | None) -> 
                 entries.append(dict(entry) if isinstance(entry, Mapping) else entry)
         data[section] = entries
     return data
+
+
+def digest(data: Mapping[str, Any]) -> str:
+    """OC-17: the SHA-256 of a data set's canonical JSON (sorted keys), stored with the game's snapshot so the set a
+    game runs on can be named and compared."""
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def distances(data: Mapping[str, Any], start: str) -> dict[str, int]:

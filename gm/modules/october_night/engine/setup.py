@@ -11,7 +11,7 @@ from typing import Any
 
 from gm.core.engine import Event, PhaseSpec, RuleError, RuleViolation, SeatInfo, SetupResult
 
-from .data import merge_data, validate_data
+from .data import digest, merge_data, validate_data
 from .resolution import opening_events
 from .state import MAX_PLAYERS, MIN_PLAYERS, SIDE_CARDS, SKILLS, _, by_slug, week_of
 
@@ -161,7 +161,7 @@ def setup(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.
         "reserve": [], "enemies": [], "bag": [e["slug"] for e in data["enemies"]],
         "mysteries": {"solved": [], "open": None}, "ritual_place": None,
         "foils": {}, "effects": {}, "insight": {}, "ritual": {}, "winner": None, "winners": [],
-        "game_seed": rng.getrandbits(63), "draws": 0,
+        "game_seed": rng.getrandbits(63), "draws": 0, "data_digest": digest(data),
     }
     if position:
         apply_position(state, position)

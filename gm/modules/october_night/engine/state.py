@@ -137,15 +137,16 @@ class Enemy(TypedDict, total=False):
 class State(TypedDict, total=False):
     """The game state (a JSON object).
 
-    ``data`` — the data set snapshotted at set-up (OC-17); ``seats`` — seat ids in ring order (OC-3.5); ``names`` —
-    seat id → display name; ``players`` — seat id → :class:`Player`; ``sides`` — seat id → side card (secret,
-    OC-1.2); ``declared`` — chosen seat id → declared side (secret before week 5); ``joined`` — chosen seat id → the
-    side he joined at week 5 (public, OC-8.1); ``day`` (1…35) and ``stage``; ``decks`` — top first; ``discards``;
-    ``reserve`` — the face-up asset slots (``None`` = empty); ``enemies`` on the board; ``bag`` — front first;
-    ``mysteries`` — ``{"solved": [...], "open": slug|None}``; ``ritual_place``; ``foils`` — target → foilers for
-    the day (OC-12); ``effects`` — seat → the ability effects marked for the phase (OC-14); ``insight`` — seat →
-    [{seat, side}] (secret); ``ritual`` — admissions, distances, sums (OC-8, OC-9); ``winner`` and ``winners``;
-    ``game_seed`` and ``draws`` — the game's RNG stream for shuffles and draws after set-up (OC-11.2a, secret)."""
+    ``data`` — the data set snapshotted at set-up (OC-17) and ``data_digest`` its SHA-256; ``seats`` — seat ids in
+    ring order (OC-3.5); ``names`` — seat id → display name; ``players`` — seat id → :class:`Player`; ``sides`` —
+    seat id → side card (secret, OC-1.2); ``declared`` — chosen seat id → declared side (secret before week 5);
+    ``joined`` — chosen seat id → the side he joined at week 5 (public, OC-8.1); ``day`` (1…35) and ``stage``;
+    ``decks`` — top first; ``discards``; ``reserve`` — the face-up asset slots (``None`` = empty); ``enemies`` on
+    the board; ``bag`` — front first; ``mysteries`` — ``{"solved": [...], "open": slug|None}``; ``ritual_place``;
+    ``foils`` — target → foilers for the day (OC-12); ``effects`` — seat → the ability effects marked for the phase
+    (OC-14); ``insight`` — seat → [{seat, side}] (secret); ``ritual`` — admissions, distances, sums (OC-8, OC-9);
+    ``winner`` and ``winners``; ``game_seed`` and ``draws`` — the game's RNG stream for shuffles and draws after
+    set-up (OC-11.2a, secret)."""
 
     data: dict[str, Any]
     seats: list[str]
@@ -171,6 +172,7 @@ class State(TypedDict, total=False):
     winners: list[str]
     game_seed: int
     draws: int
+    data_digest: str
 
 
 class SeatData(TypedDict, total=False):

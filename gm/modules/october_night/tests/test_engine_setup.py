@@ -187,6 +187,8 @@ def test_OC_17_overrides_merge_and_are_snapshotted():
     data = res.state["data"]
     assert len(res.state["reserve"]) == 3
     assert engine.by_slug(data, "enemies")["ghoul"]["modifier"] == 12 and "test_imp" in engine.by_slug(data, "enemies")
+    plain = engine.setup(seats=seats(3), options={}, rng=random.Random(1), base=default_data()).state
+    assert plain["data_digest"] == engine.digest(default_data()) != res.state["data_digest"] == engine.digest(data)
     with pytest.raises(RuleViolation) as exc:
         engine.validate_options({"data": {"enemies": [{"slug": "ghoul", "location": "moon"}]}}, default_data())
     assert exc.value.errors[0].field == "data.enemies[ghoul].location"
