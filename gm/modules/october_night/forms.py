@@ -26,6 +26,8 @@ def options_fields() -> dict[str, forms.Field]:
     return {
         "first_week_bonus": forms.BooleanField(label=_("The first week's +4 experience at set-up"), required=False,
                                                initial=True),
+        "characters": forms.CharField(label=_("Character sheets by seat (slugs in seat order; empty or “-”: a "
+                                              "random free sheet)"), required=False, max_length=200),
         "data": forms.CharField(label=_("Data overrides (YAML; empty: the default set)"), required=False,
                                 widget=forms.Textarea(attrs={"rows": 4})),
     }
@@ -34,6 +36,9 @@ def options_fields() -> dict[str, forms.Field]:
 def options_from_fields(values: Mapping[str, Any]) -> dict:
     """The options from the cleaned values of :func:`options_fields` (checked later by the engine)."""
     clean: dict[str, Any] = {"first_week_bonus": bool(values.get("first_week_bonus"))}
+    sheets = [None if c == "-" else c for c in (values.get("characters") or "").replace(",", " ").split()]
+    if sheets:
+        clean["characters"] = sheets
     if values.get("data"):
         try:
             clean["data"] = yaml.safe_load(values["data"]) or {}

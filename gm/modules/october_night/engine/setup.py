@@ -74,7 +74,8 @@ def validate_options(options: Mapping[str, Any], base: Mapping[str, Any]) -> dic
     if options.get("characters") is not None:
         chars = options["characters"]
         known = by_slug(data, "characters")
-        if not isinstance(chars, list) or not all(c in known for c in chars) or len(set(chars)) != len(chars):
+        named = [c for c in chars if c is not None] if isinstance(chars, list) else []
+        if not isinstance(chars, list) or not all(c in known for c in named) or len(set(named)) != len(named):
             errors.append(RuleError(_("Give one different character per seat."), field="characters", rule="OC-2.1"))
         else:
             out["characters"] = list(chars)
@@ -141,9 +142,11 @@ def setup(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.
     if len(sides) != n:
         sides = role_deck(data, n, options)
         rng.shuffle(sides)
-    chars = list(options.get("characters") or [])
-    if len(chars) != n:
-        chars = rng.sample([c["slug"] for c in data["characters"]], n)
+    # OC-2.1: the master's sheets per seat (``None`` or missing: unassigned); the others get random free sheets.
+    chars = (list(options.get("characters") or []) + [None] * n)[:n]
+    free = [c["slug"] for c in data["characters"] if c["slug"] not in chars]
+    rng.shuffle(free)
+    chars = [c if c is not None else free.pop() for c in chars]
     st = data["settings"]
     bonus = options.get("first_week_bonus", st.get("first_week_bonus", True))
     experience = int(st["experience_start"]) + (int(st["weekly_experience"]) if bonus else 0)

@@ -81,6 +81,10 @@ def test_OC_2_characters_start_from_their_sheet():
     assert vicar["abilities"] == ["blessing"]
     chars = engine.setup(seats=seats(5), options={}, rng=random.Random(2), base=default_data()).state["players"]
     assert len({p["character"] for p in chars.values()}) == 5
+    # The master assigns some sheets; the other seats get random free ones.
+    part = engine.setup(seats=seats(4), options={"characters": ["witch", None]}, rng=random.Random(2),
+                        base=default_data()).state["players"]
+    assert part["1"]["character"] == "witch" and len({p["character"] for p in part.values()}) == 4
 
 
 def test_OC_2_3a_experience_never_below_zero_and_out_at_zero():
