@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from . import engine
 from .texts import FIELD_NAMES, field_text, name
 
-MAIN_KEYS = ("rest", "heal", "fight", "ally", "foil", "travel", "buy", "auto", "section", "enemy", "mystery",
+MAIN_KEYS = ("rest", "heal", "trade", "fight", "ally", "foil", "travel", "buy", "auto", "section", "enemy", "mystery",
              "abandon", "deadly_fight")
 
 
@@ -59,7 +59,7 @@ class OrderForm(forms.Form):
     """The order of the open phase: one main line (action, contact or the deadly fight) among the legal ones, and
     any free lines (abilities, learn, use, side). ``lines`` are the selector's legal lines (``why`` empty)."""
 
-    def __init__(self, *args, lines: Sequence[Mapping[str, Any]], **kw):
+    def __init__(self, *args, lines: Sequence[Mapping[str, Any]], trade: Mapping[str, Any] | None = None, **kw):
         super().__init__(*args, **kw)
         main = [(line["key"], line["label"]) for line in lines if line["key"].split(":")[0] in MAIN_KEYS]
         free = [(line["key"], line["label"]) for line in lines if line["key"].split(":")[0] not in MAIN_KEYS]
@@ -68,6 +68,26 @@ class OrderForm(forms.Form):
         if free:
             self.fields["free"] = forms.MultipleChoiceField(label=_("Free lines"), choices=free, required=False,
                                                             widget=forms.CheckboxSelectMultiple)
+        if trade is not None:
+            # OC-4.5: the cards of a trade (his own, and those of the players here), and accepting another's trade.
+            own = [(c, name(c)) for c in trade["own"]]
+            theirs = [(c, name(c)) for c in trade["theirs"]]
+            if any(line["key"].startswith("trade:") for line in lines):
+                self.fields["trade_give"] = forms.MultipleChoiceField(
+                    label=_("Trade: cards you give"), choices=own, required=False,
+                    widget=forms.CheckboxSelectMultiple)
+                self.fields["trade_get"] = forms.MultipleChoiceField(
+                    label=_("Trade: cards you get"), choices=theirs, required=False,
+                    widget=forms.CheckboxSelectMultiple)
+            if trade["partners"]:
+                self.fields["accept_from"] = forms.ChoiceField(
+                    label=_("Accept a trade from"), choices=[("", "—")] + list(trade["partners"]), required=False)
+                self.fields["accept_give"] = forms.MultipleChoiceField(
+                    label=_("Accepted trade: cards you give"), choices=own, required=False,
+                    widget=forms.CheckboxSelectMultiple)
+                self.fields["accept_get"] = forms.MultipleChoiceField(
+                    label=_("Accepted trade: cards you get"), choices=theirs, required=False,
+                    widget=forms.CheckboxSelectMultiple)
 
 
 def payload_from_post(data, lines: Sequence[Mapping[str, Any]]) -> dict:
@@ -76,10 +96,19 @@ def payload_from_post(data, lines: Sequence[Mapping[str, Any]]) -> dict:
     checks it."""
     by_key = {line["key"]: line["payload"] for line in lines}
     payload: dict[str, Any] = {}
+    getlist = data.getlist if hasattr(data, "getlist") else (lambda key: list(data.get(key) or []))
+    if str(data.get("main") or "").startswith("trade:") and data.get("main") in by_key:
+        action = dict(by_key[data["main"]]["action"])
+        action.update(give=list(getlist("trade_give")), get=list(getlist("trade_get")))
+        payload["action"] = action
+    if data.get("accept_from"):
+        frm = str(data["accept_from"])
+        payload["accept_trades"] = [{"from": int(frm) if frm.isdigit() else frm,
+                                     "give": list(getlist("accept_give")), "get": list(getlist("accept_get"))}]
     keys = [data.get("main")] + (data.getlist("free") if hasattr(data, "getlist") else list(data.get("free") or []))
     for key in keys:
         part = by_key.get(key or "")
-        if not part:
+        if not part or "action" in payload and "action" in part:
             continue
         for k, v in part.items():
             if k in ("abilities", "use") and k in payload:

@@ -112,6 +112,13 @@ def legal_lines(state: dict, sid: str, kind: str) -> list[dict]:
                 add(f"foil:{s}", _("Foil the plans of %(name)s (discard %(card)s)") % {"name": names[s],
                                                                                        "card": name(card)},
                     {"action": {"kind": "foil", "target": int(s), "discard": card}})
+            # A trade's cards are chosen in the form's trade fields; its legality is checked with one card given.
+            sample = (me["assets"] + me["ingredients"])[:1]
+            other = state["players"][s]
+            probe = {"kind": "trade", "with": int(s), "give": sample,
+                     "get": [] if sample else (other["assets"] + other["ingredients"])[:1]}
+            out.append({"key": f"trade:{s}", "label": _("Trade with %(name)s (choose the cards below)") % {
+                "name": names[s]}, "payload": {"action": probe}, "why": _try(state, kind, sid, {"action": probe})})
         here = engine.by_slug(data, "locations").get(me["location"] or "", {})
         for to in here.get("adjacent") or []:
             add(f"travel:{to}", _("Travel to %(place)s") % {"place": name(to)},
@@ -157,6 +164,24 @@ def legal_lines(state: dict, sid: str, kind: str) -> list[dict]:
             for side in engine.SIDES:
                 add(f"side:{side}", _("Declare for the %(side)s") % {"side": side}, {"side": side})
     return out
+
+
+def trade_cards(state: dict, sid: str) -> dict:
+    """OC-4.5: the cards a trade may name — his own (``own``), those of the players on his location (``theirs``) —
+    and the players who may propose one to him (``partners``: ``(seat id, name)`` on his location). All public."""
+    me = state["players"][sid]
+    here = [s for s in state["seats"] if s != sid and engine.in_game(state, s)
+            and state["players"][s]["location"] == me["location"]]
+    theirs: list[str] = []
+    for s in here:
+        for card in state["players"][s]["assets"] + state["players"][s]["ingredients"]:
+            if card not in theirs:
+                theirs.append(card)
+    own: list[str] = []
+    for card in me["assets"] + me["ingredients"]:
+        if card not in own:
+            own.append(card)
+    return {"own": own, "theirs": theirs, "partners": [(s, state["names"][s]) for s in here]}
 
 
 def player_needs(*, game: Game, phase: Phase, seat, payload) -> list[Need] | None:

@@ -75,7 +75,8 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
             current = visibility.orders(viewer, phase).filter(seat=viewer.seat).order_by("-version").first()
             ctx["version"] = current.version if current else 0
             legal = [line for line in lines if not line["why"]]
-            ctx["form"] = OrderForm(lines=legal)
+            ctx["form"] = OrderForm(lines=legal, trade=selectors.trade_cards(game.state, sid)
+                                    if phase.kind == "action" else None)
             # Tapping a location on the map shows what the viewer may do there (OC-11.5).
             here = (state["players"].get(sid) or {}).get("location")
             for loc in ctx["board"]["locations"]:

@@ -162,3 +162,20 @@ def test_OC_11_6_master_console_seat_edit_is_audited(master, players):
     with pytest.raises(services.ServiceError):
         interventions.seat_edit(game=game, actor=master, seat_id=seat.pk, changes={"assets": ["bazooka"]},
                                 reason="typo")
+
+
+
+def test_OC_4_5_trade_and_acceptance_from_the_panel(master, players):
+    game = start(master, players, position={"players": [{"location": "manor"}, {"location": "manor"}, {}]})
+    phase = open_phase(game)
+    ids = {s.display_name: s.pk for s in game.seats.all()}
+    url = reverse("october_night:order", args=[game.pk])
+    text = page(players[0], game)
+    assert f'value="trade:{ids["Боря"]}"' in text and 'name="trade_give"' in text and 'name="accept_from"' in text
+    client_for(players[0]).post(url, {"phase": phase.pk, "version": 0, "main": f"trade:{ids['Боря']}",
+                                      "trade_give": ["graveyard_dirt"], "trade_get": ["bat_wing"]})
+    client_for(players[1]).post(url, {"phase": phase.pk, "version": 0, "accept_from": ids["Аня"],
+                                      "accept_give": ["bat_wing"], "accept_get": ["graveyard_dirt"]})
+    resolve(game)
+    assert "bat_wing" in game.state["players"][str(ids["Аня"])]["ingredients"]
+    assert "graveyard_dirt" in game.state["players"][str(ids["Боря"])]["ingredients"]
