@@ -144,16 +144,30 @@ def legal_lines(state: dict, sid: str, kind: str) -> list[dict]:
         add("deadly_fight", _("Break the ritual: the deadly fight"), {"deadly_fight": True})
     if kind in ("action", "contact"):
         abilities = engine.by_slug(data, "abilities")
+        here_now = [s for s in others if state["players"][s]["location"] == me["location"]]
         for a in me["abilities"]:
-            line: dict[str, Any] = {"ability": a}
             effect = abilities.get(a, {}).get("effect") or {}
+            # One line per target on his location and per ingredient he may pay with (OC-14.3).
+            targets: list[str | None] = [None]
             if effect.get("target") == "other" or "insight" in effect:
-                if not others:
-                    continue
-                line["target"] = int(others[0])
-            if (abilities.get(a, {}).get("cost") or {}).get("ingredient") and me["ingredients"]:
-                line["pay"] = me["ingredients"][0]
-            add(f"ability:{a}", _("Use the ability %(ability)s") % {"ability": name(a)}, {"abilities": [line]})
+                targets = list(here_now) or [others[0]] if others else []
+            elif effect.get("target") == "self_or_other":
+                targets = [None] + here_now
+            pays: list[str | None] = [None]
+            if (abilities.get(a, {}).get("cost") or {}).get("ingredient"):
+                pays = list(dict.fromkeys(me["ingredients"])) or [None]
+            for target in targets:
+                for pay in pays:
+                    line: dict[str, Any] = {"ability": a}
+                    label = _("Use the ability %(ability)s") % {"ability": name(a)}
+                    if target is not None:
+                        line["target"] = int(target)
+                        label += f" → {names[target]}"
+                    if pay is not None:
+                        line["pay"] = pay
+                        label += f" ({name(pay)})"
+                    key = ":".join(str(x) for x in ("ability", a, target or "", pay or ""))
+                    add(key.rstrip(":"), label, {"abilities": [line]})
         sheet = engine.by_slug(data, "characters").get(me["character"], {})
         for a in sheet.get("abilities") or []:
             if a not in me["abilities"]:

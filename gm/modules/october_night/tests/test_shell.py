@@ -172,6 +172,10 @@ def test_OC_4_5_trade_and_acceptance_from_the_panel(master, players):
     url = reverse("october_night:order", args=[game.pk])
     text = page(players[0], game)
     assert f'value="trade:{ids["Боря"]}"' in text and 'name="trade_give"' in text and 'name="accept_from"' in text
+    # OC-14.3: an ability with a cost is offered once per ingredient it may be paid with.
+    witch = page(players[1], game)
+    assert 'value="ability:herbal_remedy::mandrake_root"' in witch
+    assert 'value="ability:herbal_remedy::bat_wing"' in witch
     client_for(players[0]).post(url, {"phase": phase.pk, "version": 0, "main": f"trade:{ids['Боря']}",
                                       "trade_give": ["graveyard_dirt"], "trade_get": ["bat_wing"]})
     client_for(players[1]).post(url, {"phase": phase.pk, "version": 0, "accept_from": ids["Аня"],
