@@ -66,7 +66,8 @@ INSTALLED_APPS = [
 # Game modules: a module is a package with a ``module.py`` exposing ``MODULE``; Django-app modules are also
 # installed so their templates, migrations and static files are found. GM_EXTRA_MODULES lets tests (and the
 # developer demo) add modules that are not shipped to users.
-SHIPPED_MODULES = ["gm.modules.forum_mafia", "gm.modules.onuw", "gm.modules.blood_vengeance"]
+SHIPPED_MODULES = ["gm.modules.forum_mafia", "gm.modules.onuw", "gm.modules.bloodwood", "gm.modules.blood_vengeance",
+                   "gm.modules.october_night"]
 # An empty GM_MODULES (``GM_MODULES=`` in an env file) would be a site without games: it means the shipped ones.
 GM_MODULES = env.list("GM_MODULES", default=SHIPPED_MODULES) or SHIPPED_MODULES
 GM_EXTRA_MODULES = env.list("GM_EXTRA_MODULES", default=[])

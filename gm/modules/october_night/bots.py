@@ -1,0 +1,68 @@
+"""October Night's playtest bots (``OctoberNightModule.bot_policy``, ``manage.py gm_playtest --game october_night``):
+each bot joins over the core's join API and in every phase picks one of the choices
+``GET /api/games/<id>/order-options/`` offers (an action, a contact line, the deadly fight) and sends it.
+
+To exercise the refusals a bot sometimes sends an illegal order first (an unknown action, itself as the target) and
+checks that the site refuses it; it sometimes misses a deadline (no action, OC-11.4; the contact is played ``auto``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from gm.core.playtest.client import Client
+from gm.core.playtest.policy import Policy
+
+CHANCES = {"miss": 0.1, "late": 0.03, "illegal": 0.2, "change_mind": 0.2}
+
+
+class OctoberNightBot(Client):
+    """One October Night player choosing among the offered orders."""
+
+    chances = CHANCES
+
+    def play_phase(self, *, kind: str, ordinal: int, deadline: float, phase_id: int) -> None:
+        """One phase: maybe nothing, maybe too late, maybe an illegal order first; then a random offered choice."""
+        self.sleep_into(deadline, 0.25)
+        if self.chance("miss"):
+            self.tally.count("missed phase")
+            return
+        if self.chance("late"):
+            self.late_order(ordinal, deadline, phase_id)
+            return
+        options = self.order_options()
+        if not options or not options.get("choices"):
+            self.tally.count("nothing to choose")
+            return
+        if self.chance("illegal"):
+            self.illegal(options)
+        self.send_order(options["phase"], self.rng.choice(options["choices"])["payload"])
+
+    def illegal(self, options: dict) -> None:
+        """One deliberately illegal order."""
+        menu: list[tuple[str, Any]] = [("order: unknown action", {"action": {"kind": "dance"}})]
+        if self.seat_id:
+            menu.append(("order: self target", {"action": {"kind": "heal", "target": self.seat_id}}))
+        what, body = self.rng.choice(menu)
+        self.expect_refusal(what, "POST", "/api/games/<id>/orders/", {"phase": options["phase"], "payload": body})
+
+
+class OctoberNightPolicy(Policy):
+    """October Night for 3–5 bots; every phase lasts ``deadline`` seconds."""
+
+    bot_class = OctoberNightBot
+    min_players = 3
+    max_players = 5
+    default_players = 4
+    death_kinds = ("oc.out",)
+
+    def create_game(self, *, master: Any, title: str, seed: int, deadline: float, players: int) -> Any:
+        from gm.core import services
+
+        game = services.game_create(master=master, module="october_night", title=title, rng_seed=seed,
+                                    durations={"action": deadline, "contact": deadline, "ritual": deadline})
+        services.game_open_signup(game=game, actor=master)
+        return game
+
+    def death_name(self, data: dict) -> str:
+        """The player of an ``oc.out`` entry."""
+        return str(data.get("player", "?"))

@@ -1,0 +1,76 @@
+"""The writes of October Night: a player's order for the open phase (action, contact or ritual; OC-4, OC-6, OC-9),
+submitted or withdrawn, and the master's per-game edit of the data set before the game starts (OC-17).
+
+Every function is keyword-only and runs in one transaction; orders go through the core's services, which lock the
+phase row, validate the payload through the engine and audit it; a refusal raises
+:class:`gm.core.services.ServiceError` and saves nothing.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from gm.core import services as core
+from gm.core.engine import RuleViolation
+from gm.core.models import Game, Order
+from gm.core.services import ServiceError
+
+from . import engine
+from .texts import default_data
+
+
+def submit_order(*, game: Game, user, phase_id: Any, payload: dict, base_version: int | None) -> Order:
+    """Save ``user``'s order ``payload`` for the phase ``phase_id`` of ``game``; ``base_version`` is the order
+    version the form edited. Raises ``ServiceError`` (the engine's refusals with their OC-18 codes)."""
+    phase = core.phase_named(game=game, phase_id=phase_id)
+    return core.order_submit(phase=phase, user=user, payload=payload, base_version=base_version)
+
+
+def withdraw_order(*, game: Game, user, phase_id: Any, base_version: int | None) -> Order:
+    """Withdraw ``user``'s order for the phase ``phase_id`` of ``game``. Raises ``ServiceError``."""
+    phase = core.phase_named(game=game, phase_id=phase_id)
+    return core.order_withdraw(phase=phase, user=user, base_version=base_version)
+
+
+def parse_data(text: str) -> dict:
+    """The master's data overrides from YAML text (OC-17): a mapping of sections; raises ``ServiceError`` naming the
+    line of a YAML error."""
+    try:
+        value = yaml.safe_load(text or "") or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = _("line %(line)s") % {"line": mark.line + 1} if mark is not None else ""
+        why = getattr(exc, "problem", exc)
+        raise ServiceError({"data": [_("Bad YAML %(where)s: %(why)s") % {"where": where, "why": why}]}) from None
+    if not isinstance(value, dict):
+        raise ServiceError({"data": [_("The data must be a mapping of sections.")]})
+    return value
+
+
+def data_edit(*, game: Game, actor, overrides: dict, reason: str = "", clock=timezone.now) -> Game:
+    """OC-17: the master replaces the game's data overrides (entries by slug replace the fields they give; new slugs
+    are added) before the game starts. The merged set is checked by the engine; every error names its entry
+    (``enemies[ghoul].location``). Audited as ``data_edit``. Raises ``ServiceError`` ``forbidden``, ``state``
+    (the game has started) or ``invalid``."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        core.require_master(game, actor)
+        if game.status not in (Game.Status.DRAFT, Game.Status.SIGNUP):
+            raise ServiceError(_("The data can be edited only before the game starts."), code="state")
+        options = {**(game.options or {}), "data": overrides}
+        if not overrides:
+            options.pop("data")
+        try:
+            clean = engine.validate_options(options, default_data())
+        except RuleViolation as exc:
+            raise ServiceError(core.violation_errors(exc)) from None
+        game.options = clean
+        game.save(update_fields=["options"])
+        core.audit_write(game=game, actor=actor, action="data_edit", reason=reason, now=clock(),
+                         data={"data": overrides})
+        return game
+

@@ -1,0 +1,185 @@
+"""October Night in the shell: the panel for every viewer kind (the board, the sheets, the viewer's own side card and
+nobody else's, OC-1.2, OC-11.3), the order form offering legal lines with the reasons others are unavailable
+(OC-11.5), an illegal order refused with its reason (nothing saved), the order options API for bots, a phase
+resolved through the deadline with its dice line in the public log (OC-11.2), and the master's per-game data edit
+with validation (OC-17)."""
+from __future__ import annotations
+
+import html as htmllib
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from gm.core import services
+from gm.core.models import Game, LogEntry, Order, Phase
+from tests.helpers import api, client_for
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Аня", "Боря", "Вова"]
+SIDES = ["summoners", "keepers", "chosen"]
+CHARS = ["count", "witch", "wolfman"]
+
+
+def create(master, **options) -> Game:
+    game = services.game_create(master=master, module="october_night", title="October", rng_seed=5,
+                                options={"sides": SIDES, "characters": CHARS, **options})
+    services.game_open_signup(game=game, actor=master)
+    return game
+
+
+def start(master, players, **options) -> Game:
+    game = create(master, **options)
+    for user, name in zip(players, NAMES, strict=False):
+        services.seat_join(game=game, user=user, display_name=name)
+    services.game_start(game=game, actor=master)
+    game.refresh_from_db()
+    return game
+
+
+def page(user, game, language="en") -> str:
+    response = client_for(user, language=language).get(game.get_absolute_url())
+    assert response.status_code == 200
+    return htmllib.unescape(response.content.decode())
+
+
+def open_phase(game) -> Phase:
+    return game.phases.get(status=Phase.Status.OPEN)
+
+
+def resolve(game) -> None:
+    phase = open_phase(game)
+    assert services.phase_resolve_due(phase_id=phase.pk, clock=lambda: phase.deadline + timedelta(seconds=1))
+    game.refresh_from_db()
+
+
+def test_OC_1_2_each_player_sees_only_his_own_side(master, players, spectator):
+    game = start(master, players)
+    assert "summoners" in page(players[0], game).split('id="oc-my-side"')[1][:200]
+    other = page(players[1], game)
+    assert "keepers" in other.split('id="oc-my-side"')[1][:200]
+    assert "Your side card: summoners" not in other and "Your side card: chosen" not in other
+    for viewer in (spectator, None):
+        text = page(viewer, game)
+        assert 'id="oc-my-side"' not in text and "Your side card" not in text
+    # Only the cards in play are public (the set-up line), not who holds them.
+    assert "Side cards in play: summoners 1, keepers 1, chosen 1" in page(spectator, game)
+    assert "Sides revealed" in page(master, game)
+
+
+def test_OC_11_3_board_and_sheets_are_public_and_readable(master, players, spectator):
+    game = start(master, players)
+    for viewer in (master, players[0], spectator, None):
+        text = page(viewer, game)
+        assert "<svg" in text and "Empty Manor" in text and "Sword Cane" in text
+    assert "Пустая усадьба" in page(players[0], game, language="ru")
+
+
+def test_OC_11_5_form_offers_legal_lines_and_says_why_others_are_not(master, players):
+    game = start(master, players)
+    text = page(players[0], game)
+    assert 'value="rest"' in text and 'value="travel:old_oak"' in text
+    assert 'value="fight:' not in text  # week 1 (OC-3.4)
+    assert "Not available now" in text and "Nobody may fight in week 1" in text and "OC-3.4" in text
+    # The location list says what he may do where: travel to the Old Oak Glade, rest at the Empty Manor.
+    oak = text.split('id="oc-loc-old_oak"')[1].split("</li>")[0]
+    manor = text.split('id="oc-loc-manor"')[1].split("</li>")[0]
+    assert "Travel to Old Oak Glade" in oak and "you are here" in manor and "Rest (+1 health)" in manor
+
+
+def test_OC_4_order_saved_and_illegal_order_refused(master, players):
+    game = start(master, players)
+    phase = open_phase(game)
+    url = reverse("october_night:order", args=[game.pk])
+    c = client_for(players[0])
+    c.post(url, {"phase": phase.pk, "version": 0, "main": "travel:old_oak"})
+    order = Order.objects.get(phase=phase, seat__display_name="Аня")
+    assert order.payload == {"action": {"kind": "travel", "to": "old_oak"}}
+    status, body = api(c, "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"action": {"kind": "fight", "target": order.seat_id}}})
+    assert status == 400
+    assert Order.objects.filter(phase=phase, seat__display_name="Аня").count() == 1
+
+
+def test_OC_11_order_options_for_bots(master, players):
+    game = start(master, players)
+    status, body = api(client_for(players[0]), "get", f"/api/games/{game.pk}/order-options/")
+    assert status == 200 and body["can_order"]
+    keys = {c["key"] for c in body["choices"]}
+    assert "rest" in keys and "travel:old_oak" in keys and not any(k.startswith("fight:") for k in keys)
+
+
+def test_OC_11_2_resolution_writes_the_dice_line(master, players):
+    game = start(master, players, position={"players": [{"location": "town_square"}, {}, {}]})
+    phase = open_phase(game)
+    services.order_submit(phase=phase, user=players[0],
+                          payload={"action": {"kind": "buy", "cards": [game.state["reserve"][0]]}})
+    resolve(game)
+    lines = [e.text() for e in LogEntry.objects.filter(game=game, kind="oc.check")]
+    assert len(lines) == 1 and lines[0].startswith("Аня buys: ")
+    assert open_phase(game).kind == "contact"
+
+
+def test_OC_17_master_edits_the_data_with_validation(master, players):
+    game = create(master)
+    url = reverse("october_night:data", args=[game.pk])
+    assert 'id="oc-data"' in page(master, game)
+    client_for(master).post(url, {"data": "enemies:\n  - {slug: ghoul, location: moon}\n", "reason": "test"})
+    game.refresh_from_db()
+    assert "data" not in game.options
+    response = client_for(master).post(url, {"data": "enemies:\n  - {slug: ghoul, location: moon}\n"}, follow=True)
+    assert "enemies[ghoul].location" in htmllib.unescape(response.content.decode())
+    client_for(master).post(url, {"data": "enemies:\n  - {slug: ghoul, modifier: 12}\n", "reason": "harder"})
+    game.refresh_from_db()
+    assert game.options["data"] == {"enemies": [{"slug": "ghoul", "modifier": 12}]}
+    # Only the master, and only before the start.
+    client_for(players[0]).post(url, {"data": "settings: {reserve_size: 2}\n"})
+    game.refresh_from_db()
+    assert "settings" not in game.options["data"]
+    for user, name in zip(players, NAMES, strict=False):
+        services.seat_join(game=game, user=user, display_name=name)
+    services.game_start(game=game, actor=master)
+    game.refresh_from_db()
+    ghoul = next(e for e in game.state["data"]["enemies"] if e["slug"] == "ghoul")
+    assert ghoul["modifier"] == 12
+
+
+def test_OC_11_6_master_console_seat_edit_is_audited(master, players):
+    from gm.core import interventions
+
+    game = start(master, players)
+    seat = game.seats.get(display_name="Боря")
+    fields = interventions.seat_fields(game=game, seat=seat)
+    assert fields["health"] == 6
+    interventions.seat_edit(game=game, actor=master, seat_id=seat.pk, changes={"health": 2, "clues": 4},
+                            reason="a disputed fight")
+    game.refresh_from_db()
+    assert game.state["players"][str(seat.pk)]["health"] == 2 and game.state["players"][str(seat.pk)]["clues"] == 4
+    assert game.audit_entries.filter(reason="a disputed fight").exists()
+    spec = game.game_module.master_seat_form(state=game.state, seat=services.seat_info(seat), phase=None)
+    assert {s["key"] for s in spec} >= {"location", "health", "assets"}
+    with pytest.raises(services.ServiceError):
+        interventions.seat_edit(game=game, actor=master, seat_id=seat.pk, changes={"assets": ["bazooka"]},
+                                reason="typo")
+
+
+
+def test_OC_4_5_trade_and_acceptance_from_the_panel(master, players):
+    game = start(master, players, position={"players": [{"location": "manor"}, {"location": "manor"}, {}]})
+    phase = open_phase(game)
+    ids = {s.display_name: s.pk for s in game.seats.all()}
+    url = reverse("october_night:order", args=[game.pk])
+    text = page(players[0], game)
+    assert f'value="trade:{ids["Боря"]}"' in text and 'name="trade_give"' in text and 'name="accept_from"' in text
+    # OC-14.3: an ability with a cost is offered once per ingredient it may be paid with.
+    witch = page(players[1], game)
+    assert 'value="ability:herbal_remedy::mandrake_root"' in witch
+    assert 'value="ability:herbal_remedy::bat_wing"' in witch
+    client_for(players[0]).post(url, {"phase": phase.pk, "version": 0, "main": f"trade:{ids['Боря']}",
+                                      "trade_give": ["graveyard_dirt"], "trade_get": ["bat_wing"]})
+    client_for(players[1]).post(url, {"phase": phase.pk, "version": 0, "accept_from": ids["Аня"],
+                                      "accept_give": ["bat_wing"], "accept_get": ["graveyard_dirt"]})
+    resolve(game)
+    assert "bat_wing" in game.state["players"][str(ids["Аня"])]["ingredients"]
+    assert "graveyard_dirt" in game.state["players"][str(ids["Боря"])]["ingredients"]
