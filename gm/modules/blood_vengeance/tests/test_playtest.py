@@ -26,7 +26,9 @@ def stack(tmp_path, settings):
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("players", [6, 12, 20])
+#: 12 and 20 players take minutes each: they run with the soak tests (bin/playtest-soak), 6 players in every CI run.
+@pytest.mark.parametrize("players", [6, pytest.param(12, marks=pytest.mark.soak),
+                                     pytest.param(20, marks=pytest.mark.soak)])
 def test_BV_14_2_bots_play_games_to_a_winner(stack, players):
     out = StringIO()
     call_command("gm_playtest", "--game", "blood_vengeance", "--players", str(players), "--seeds", "1-2",
