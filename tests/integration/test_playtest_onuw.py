@@ -46,7 +46,8 @@ def test_gm_playtest_plays_an_onuw_game_to_a_winner(stack):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--game", "nope"], "Unknown game 'nope'; games with bots: blood_vengeance, bloodwood, forum_mafia, october_night, onuw."),
+    (["--game", "nope"], "Unknown game 'nope'; games with bots: blood_vengeance, bloodwood, forum_mafia, "
+                         "october_night, onuw."),
     (["--game", "pig"], "No bots: the game 'pig' has no playtest bots."),
     (["--game", "onuw", "--players", "11"], "--players must be between 3 and 10."),
     (["--players", "4"], "--players must be between 5 and 40."),
