@@ -490,6 +490,34 @@ class ScenarioRunner:
         """Create the game through the services; set ``self.game``, ``self.master`` and ``self.seats``."""
         raise NotImplementedError
 
+    def start_game(self, *, master: Any, names: Iterable[str], options: Mapping[str, Any], seed: Any,
+                   user_prefix: str = "scn", error_key: str = "players") -> Any:
+        """A helper for :meth:`build`: create a game of :attr:`module` through the services (title and description
+        from the file's ``title``/``description``, else named after the file), seat one scenario user per name of
+        ``names`` in that order, start it, and set ``self.game``, ``self.master``, ``self.seats`` (name → seat) and
+        ``self.ids`` (name → seat id). A refusal of any step raises :class:`ScenarioError` under ``error_key``."""
+        from . import services as core
+
+        try:
+            game = core.game_create(master=master, module=self.module,
+                                    title=str(self.data.get("title") or f"Scenario: {self.name}")[:200],
+                                    description=str(self.data.get("description") or
+                                                    f"Built by manage.py gm_scenario from {self.name}."),
+                                    options=dict(options), rng_seed=seed)
+            core.game_open_signup(game=game, actor=master)
+            for i, name in enumerate(names, 1):
+                core.seat_join(game=game, user=scenario_user(unique_username(f"{user_prefix}-{i}"), name),
+                               display_name=name)
+            core.game_start(game=game, actor=master)
+        except core.ServiceError as exc:
+            raise ScenarioError(error_key, str(exc)) from None
+        game.refresh_from_db()
+        self.game = game
+        self.master = master
+        self.seats = {s.display_name: s for s in game.seats.select_related("user")}
+        self.ids = {name: s.pk for name, s in self.seats.items()}
+        return game
+
     def step_kind(self, step: Any) -> str:
         """:data:`STEP_PHASE` (default) or :data:`STEP_MOVE`."""
         return STEP_PHASE

@@ -28,7 +28,6 @@ from gm.core.scenario import (
     phase_label,
     scenario_user,
     show,
-    unique_username,
 )
 from gm.core.services import ServiceError
 
@@ -146,23 +145,7 @@ class _Runner(ScenarioRunner):
         silenced = [i for i, n in enumerate(self.names) if self.flags[n]["silenced"]]
         if silenced:
             options["silenced_seats"] = silenced
-        try:
-            game = core.game_create(master=master, module="blood_vengeance",
-                                    title=str(self.data.get("title") or f"Scenario: {self.name}")[:200],
-                                    description=str(self.data.get("description") or
-                                                    f"Built by manage.py gm_scenario from {self.name}."),
-                                    options=options, rng_seed=self.seed)
-            core.game_open_signup(game=game, actor=master)
-            for i, name in enumerate(self.names, 1):
-                core.seat_join(game=game, user=scenario_user(unique_username(f"scn-{i}"), name), display_name=name)
-            core.game_start(game=game, actor=master)
-        except ServiceError as exc:
-            raise ScenarioError("players", str(exc)) from None
-        game.refresh_from_db()
-        self.game = game
-        self.master = master
-        self.seats = {s.display_name: s for s in game.seats.select_related("user")}
-        self.ids = {name: s.pk for name, s in self.seats.items()}
+        game = self.start_game(master=master, names=self.names, options=options, seed=self.seed)
         self.by_id = {str(pk): name for name, pk in self.ids.items()}
         for name in self.dead_at_start:  # BV-9.3: the set-up position, no victory check
             interventions.seat_set_alive(game=game, actor=master, seat_id=self.ids[name], alive=False,

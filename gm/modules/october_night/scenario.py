@@ -11,7 +11,6 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from gm.core import services as core
 from gm.core.engine import RuleViolation
 from gm.core.models import Game, LogEntry, Phase
 from gm.core.scenario import (
@@ -26,9 +25,7 @@ from gm.core.scenario import (
     phase_label,
     scenario_user,
     show,
-    unique_username,
 )
-from gm.core.services import ServiceError
 
 from . import engine
 from .selectors import default_data
@@ -170,23 +167,7 @@ class _Runner(ScenarioRunner):
                                    "characters": [p["character"] for p in self.players], "position": position}
         if self.overrides:
             options["data"] = self.overrides
-        try:
-            game = core.game_create(master=master, module="october_night",
-                                    title=str(self.data.get("title") or f"Scenario: {self.name}")[:200],
-                                    description=str(self.data.get("description") or
-                                                    f"Built by manage.py gm_scenario from {self.name}."),
-                                    options=options, rng_seed=self.seed)
-            core.game_open_signup(game=game, actor=master)
-            for i, name in enumerate(self.names, 1):
-                core.seat_join(game=game, user=scenario_user(unique_username(f"scn-{i}"), name), display_name=name)
-            core.game_start(game=game, actor=master)
-        except ServiceError as exc:
-            raise ScenarioError("players", str(exc)) from None
-        game.refresh_from_db()
-        self.game = game
-        self.master = master
-        self.seats = {s.display_name: s for s in game.seats.select_related("user")}
-        self.ids = {name: s.pk for name, s in self.seats.items()}
+        game = self.start_game(master=master, names=self.names, options=options, seed=self.seed)
         self.sids = {str(pk): name for name, pk in self.ids.items()}
         return game
 

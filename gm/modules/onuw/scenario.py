@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gm.core import services as core
 from gm.core.models import Game, LogEntry, Phase, Seat
 from gm.core.scenario import (
     MASTER_USERNAME,
@@ -26,9 +25,7 @@ from gm.core.scenario import (
     phase_label,
     scenario_user,
     show,
-    unique_username,
 )
-from gm.core.services import ServiceError
 
 from . import engine
 
@@ -126,24 +123,7 @@ class _Runner(ScenarioRunner):
     def build(self) -> Game:
         master = scenario_user(MASTER_USERNAME, "Scenario master", host=True)
         options = {**self.options, "deal": [self.cards[n] for n in self.names] + self.center}
-        try:
-            game = core.game_create(master=master, module="onuw", title=str(self.data.get("title") or
-                                                                            f"Scenario: {self.name}")[:200],
-                                    description=str(self.data.get("description") or
-                                                    f"Built by manage.py gm_scenario from {self.name}."),
-                                    options=options, rng_seed=self.seed)
-            core.game_open_signup(game=game, actor=master)
-            for i, name in enumerate(self.names, 1):
-                core.seat_join(game=game, user=scenario_user(unique_username(f"scn-{i}"), name), display_name=name)
-            core.game_start(game=game, actor=master)
-        except ServiceError as exc:
-            raise ScenarioError("players", str(exc)) from None
-        game.refresh_from_db()
-        self.game = game
-        self.master = master
-        self.seats = {s.display_name: s for s in game.seats.select_related("user")}
-        self.ids = {name: s.pk for name, s in self.seats.items()}
-        return game
+        return self.start_game(master=master, names=self.names, options=options, seed=self.seed)
 
     def payload(self, body: Mapping[str, Any]) -> dict:
         out: dict[str, Any] = {}
