@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.utils import translation
 
 from cards.containers import Containers
 from gm.core import registry, services
@@ -433,6 +434,13 @@ def test_setup_override_refusals(fm_draft, master, players, make_user):
         game_setup_override(game=fm_draft, actor=master, players=bad, start_kind="dusk", start_number=0)
     assert set(err.value.errors) == {"start", "players.0.hand", "players.1.secret_role", "players.2.colours",
                                      "players.3.user"}
+    assert not fm_draft.seats.exists() and not fm_draft.phases.exists()
+    # More players than forum Mafia seats (40) is refused as a whole, naming the limit; nothing is created.
+    crowd = [{"user": make_user(f"crowd{i}"), "name": f"Crowd {i}", "secret_role": "citizen", "hand": []}
+             for i in range(41)]
+    with pytest.raises(ServiceError) as err, translation.override("en"):
+        game_setup_override(game=fm_draft, actor=master, players=crowd, start_kind="night", start_number=1)
+    assert err.value.errors["players"] == ["A game of forum Mafia seats at most 40 players; this set-up has 41."]
     assert not fm_draft.seats.exists() and not fm_draft.phases.exists()
     game_setup_override(game=fm_draft, actor=master, players=_players(players), start_kind="night", start_number=1)
     assert Game.objects.get(pk=fm_draft.pk).seats.get(display_name="Doc").data["lucky_redeals_left"] == 2

@@ -145,6 +145,9 @@ def game_setup_override(
             errors["start"] = [_("The game starts at night N or day N (N ≥ 1).")]
         if not players:
             errors["players"] = [_("Give at least one player.")]
+        elif len(players) > game.game_module.max_seats:  # the seat limit holds for a set-up position too
+            errors["players"] = [_("A game of forum Mafia seats at most %(max)s players; this set-up has %(count)s.")
+                                 % {"max": game.game_module.max_seats, "count": len(players)}]
         collection = current_collection()
         names: set[str] = set()
         users: set[int] = set()
