@@ -169,3 +169,43 @@ class Client:
         left = moment - time.time()
         if left > 0:
             time.sleep(left)
+
+
+class ChoiceBot(Client):
+    """A bot for a game whose order options list whole choices (``choices`` of ``GET /api/games/<id>/order-options/``):
+    each phase it may miss the phase or order too late (:meth:`chance` ``miss``/``late``), may first send one
+    deliberately illegal order (``illegal``, :meth:`illegal`), then sends :meth:`compose`'s order and, when
+    :meth:`changes_mind`, a second one later in the phase. A module's bot overrides the hooks, not the phase."""
+
+    def play_phase(self, *, kind: str, ordinal: int, deadline: float, phase_id: int) -> None:
+        """One phase, as the class docstring says (``deadline``: Unix seconds)."""
+        self.sleep_into(deadline, 0.25)
+        if self.chance("miss"):
+            self.tally.count("missed phase")
+            return
+        if self.chance("late"):
+            self.late_order(ordinal, deadline, phase_id)
+            return
+        options = self.order_options()
+        if not options or not options.get("choices"):
+            self.tally.count("nothing to choose")
+            return
+        if self.chance("illegal"):
+            self.illegal(options)
+        self.send_order(options["phase"], self.compose(options))
+        if self.changes_mind(options):
+            self.sleep_into(deadline, 0.6)
+            options = self.order_options()
+            if options and options.get("choices"):
+                self.send_order(options["phase"], self.compose(options), "changed order")
+
+    def compose(self, options: dict) -> Any:
+        """The order to send: by default the payload of a random offered choice."""
+        return self.rng.choice(options["choices"])["payload"]
+
+    def changes_mind(self, options: dict) -> bool:
+        """Whether to change the order later in the phase: by default, sometimes, when there was a choice."""
+        return len(options["choices"]) > 1 and self.chance("change_mind")
+
+    def illegal(self, options: dict) -> None:
+        """Send one deliberately illegal order (it must be refused); by default none."""

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from gm.core.playtest.client import Client
+from gm.core.playtest.client import ChoiceBot
 from gm.core.playtest.policy import Policy
 
 CHANCES = {"miss": 0.1, "late": 0.03, "illegal": 0.2, "change_mind": 0.2}
 
 
-class BloodVengeanceBot(Client):
+class BloodVengeanceBot(ChoiceBot):
     """One Blood Vengeance player choosing among the offered orders."""
 
     chances = CHANCES
@@ -39,26 +39,8 @@ class BloodVengeanceBot(Client):
             payload.update(by_key[self.rng.choice(keys)])
         return payload
 
-    def play_phase(self, *, kind: str, ordinal: int, deadline: float, phase_id: int) -> None:
-        self.sleep_into(deadline, 0.25)
-        if self.chance("miss"):
-            self.tally.count("missed phase")
-            return
-        if self.chance("late"):
-            self.late_order(ordinal, deadline, phase_id)
-            return
-        options = self.order_options()
-        if not options or not options.get("choices"):
-            self.tally.count("nothing to choose")
-            return
-        if self.chance("illegal"):
-            self.illegal(options)
-        self.send_order(options["phase"], self.compose(options))
-        if self.chance("change_mind"):
-            self.sleep_into(deadline, 0.6)
-            options = self.order_options()
-            if options and options.get("choices"):
-                self.send_order(options["phase"], self.compose(options), "changed order")
+    def changes_mind(self, options: dict) -> bool:
+        return self.chance("change_mind")
 
     def illegal(self, options: dict) -> None:
         """One deliberately illegal order."""

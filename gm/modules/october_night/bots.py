@@ -9,33 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from gm.core.playtest.client import Client
+from gm.core.playtest.client import ChoiceBot
 from gm.core.playtest.policy import Policy
 
 CHANCES = {"miss": 0.1, "late": 0.03, "illegal": 0.2, "change_mind": 0.2}
 
 
-class OctoberNightBot(Client):
+class OctoberNightBot(ChoiceBot):
     """One October Night player choosing among the offered orders."""
 
     chances = CHANCES
 
-    def play_phase(self, *, kind: str, ordinal: int, deadline: float, phase_id: int) -> None:
-        """One phase: maybe nothing, maybe too late, maybe an illegal order first; then a random offered choice."""
-        self.sleep_into(deadline, 0.25)
-        if self.chance("miss"):
-            self.tally.count("missed phase")
-            return
-        if self.chance("late"):
-            self.late_order(ordinal, deadline, phase_id)
-            return
-        options = self.order_options()
-        if not options or not options.get("choices"):
-            self.tally.count("nothing to choose")
-            return
-        if self.chance("illegal"):
-            self.illegal(options)
-        self.send_order(options["phase"], self.rng.choice(options["choices"])["payload"])
+    def changes_mind(self, options: dict) -> bool:
+        return False  # an October Night bot keeps its first action
 
     def illegal(self, options: dict) -> None:
         """One deliberately illegal order."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gm.core.playtest.client import Client
+from gm.core.playtest.client import ChoiceBot
 from gm.core.playtest.policy import Policy
 
 #: The probabilities of the bots' misbehaviour (per bot and phase).
@@ -23,33 +23,10 @@ CHANCES = {
 }
 
 
-class OnuwBot(Client):
+class OnuwBot(ChoiceBot):
     """One ONUW player choosing among the offered orders."""
 
     chances = CHANCES
-
-    def play_phase(self, *, kind: str, ordinal: int, deadline: float, phase_id: int) -> None:
-        """One phase: maybe nothing, maybe too late, maybe an illegal order first; then a random offered choice,
-        perhaps changed later."""
-        self.sleep_into(deadline, 0.25)
-        if self.chance("miss"):
-            self.tally.count("missed phase")
-            return
-        if self.chance("late"):
-            self.late_order(ordinal, deadline, phase_id)
-            return
-        options = self.order_options()
-        if not options or not options.get("choices"):
-            self.tally.count("nothing to choose")
-            return
-        if self.chance("illegal"):
-            self.illegal(options)
-        self.send_order(options["phase"], self.rng.choice(options["choices"])["payload"])
-        if len(options["choices"]) > 1 and self.chance("change_mind"):
-            self.sleep_into(deadline, 0.6)
-            options = self.order_options()
-            if options and options.get("choices"):
-                self.send_order(options["phase"], self.rng.choice(options["choices"])["payload"], "changed order")
 
     def illegal(self, options: dict) -> None:
         """One deliberately illegal order, made from a legal one."""
