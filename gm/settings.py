@@ -287,6 +287,11 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 GM_SWEEP_INTERVAL = env.float("GM_SWEEP_INTERVAL", default=5.0)
 GM_RESOLVING_TIMEOUT = env.float("GM_RESOLVING_TIMEOUT", default=300.0)
 GM_OVERDUE_AFTER = env.float("GM_OVERDUE_AFTER", default=60.0)
+# Outage protection (gm.core.services.outage): a deadline sweep that finds the last successful one older than
+# GM_OUTAGE_AFTER seconds moves every open deadline that fell in the gap by the gap plus GM_OUTAGE_GRACE seconds
+# before it resolves anything. 0 turns it off.
+GM_OUTAGE_AFTER = env.float("GM_OUTAGE_AFTER", default=600.0) or None
+GM_OUTAGE_GRACE = env.float("GM_OUTAGE_GRACE", default=900.0)
 GM_ETA_MAX = min(env.float("GM_ETA_MAX", default=1800.0), CELERY_VISIBILITY_TIMEOUT * 0.5)
 GM_MAX_EXTENSION = env.float("GM_MAX_EXTENSION", default=float(timedelta(days=2).total_seconds()))
 # Deadline reminders (gm.inbox): how often beat looks for players to remind, in seconds.
@@ -295,8 +300,17 @@ GM_MAX_EXTENSION = env.float("GM_MAX_EXTENSION", default=float(timedelta(days=2)
 GM_LIVE_POLL_SECONDS = env.int("GM_LIVE_POLL_SECONDS", default=30)
 GM_INBOX_POLL_SECONDS = env.int("GM_INBOX_POLL_SECONDS", default=60)
 GM_REMINDER_INTERVAL = env.float("GM_REMINDER_INTERVAL", default=60.0)
+# Forum life (issue 23): how often beat prods quiet players and ends emergency pauses, in seconds; a player's
+# emergency pause lasts at most GM_EMERGENCY_PAUSE_MAX_HOURS and he may take one every GM_EMERGENCY_PAUSE_MONTHS.
+GM_ACTIVITY_INTERVAL = env.float("GM_ACTIVITY_INTERVAL", default=60.0)
+GM_EMERGENCY_PAUSE_MAX_HOURS = env.int("GM_EMERGENCY_PAUSE_MAX_HOURS", default=72)
+GM_EMERGENCY_PAUSE_MONTHS = env.int("GM_EMERGENCY_PAUSE_MONTHS", default=6)
+# Seconds one "hour" of the activity options lasts: 3600, except in playtests whose phases last seconds
+# (``gm_playtest --flaky-players``), where quiet bots must be prodded and replaced within a game.
+GM_ACTIVITY_HOUR = env.float("GM_ACTIVITY_HOUR", default=3600.0)
 CELERY_BEAT_SCHEDULE = {
     "gm-sweep-due-phases": {"task": "gm.core.tasks.phases_sweep_task", "schedule": GM_SWEEP_INTERVAL},
+    "gm-activity-sweep": {"task": "gm.core.tasks.activity_sweep_task", "schedule": GM_ACTIVITY_INTERVAL},
     "gm-inbox-deadline-reminders": {"task": "gm.inbox.tasks.reminders_sweep_task", "schedule": GM_REMINDER_INTERVAL},
 }
 

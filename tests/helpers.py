@@ -66,9 +66,17 @@ def game_page(game, user) -> str:
 
 
 def page_part(html: str, element_id: str) -> str:
-    """The ``section``/``div``/``nav``/``article`` element with id ``element_id`` in ``html`` ("" if absent)."""
-    match = re.search(rf'<(section|div|nav|article)[^>]*id="{element_id}".*?</\1>', html, re.S)
-    return match.group(0) if match else ""
+    """The ``section``/``div``/``nav``/``article`` element with id ``element_id`` in ``html`` ("" if absent), up to
+    its own end tag (elements of the same name nested inside it are counted)."""
+    start = re.search(rf'<(section|div|nav|article)\b[^>]*\bid="{re.escape(element_id)}"', html)
+    if start is None:
+        return ""
+    tag, depth = start.group(1), 0
+    for tag_match in re.compile(rf"<(/?){tag}\b[^>]*>").finditer(html, start.start()):
+        depth += -1 if tag_match.group(1) else 1
+        if depth == 0:
+            return html[start.start():tag_match.end()]
+    return html[start.start():]
 
 
 def open_phase_id(game) -> int | None:

@@ -23,3 +23,7 @@ LOGGING = {"version": 1, "disable_existing_loggers": False}
 # limits set their own rates (read at each request).
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None, "auth": None}}  # noqa: F405
 GM_SEAT_RATES = {}
+# Outage protection off by default: many tests sweep on frozen time that jumps hours between two sweeps, which
+# would read as an outage; tests/integration/test_outage.py turns it on (and the real workers of
+# test_outage_worker.py through GM_TEST_OUTAGE_AFTER, seconds).
+GM_OUTAGE_AFTER = float(os.environ.get("GM_TEST_OUTAGE_AFTER") or 0) or None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from . import messages, page_memo, visibility
+from . import life, messages, page_memo, visibility
 from .engine import Event, PhaseInfo
 from .forms import (
     AbortForm,
@@ -25,6 +25,7 @@ from .forms import (
 )
 from .models import Game, GroupMembership, LogEntry, Phase
 from .services import seat_info
+from .services.outage import outages_of
 from .spectator import order_lines
 
 #: How many resolved phases the console lists (newest first).
@@ -102,6 +103,12 @@ def _audit_rows(game: Game, entries) -> list:
     return rows
 
 
+def _life_forms(game: Game) -> dict:
+    from .life_views import console_forms  # the long-game options' forms (issue 23); they build on the console
+
+    return console_forms(game)
+
+
 def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | None, notice: str = "",
                     errors: list[str] | None = None) -> dict:
     """The console's context for ``viewer`` (empty unless he is the game's master): the intervention forms, every
@@ -157,6 +164,17 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
         "held_rows": event_rows(game, held.result.get("events", []), names) if held is not None else None,
         "reports": _phase_reports(viewer, names),
         "audit": _audit_rows(game, visibility.audit_entries(viewer)[:50]),
+        "life_options": _life_forms(game),
         "notice": notice,
         "errors": errors or [],
     }
+
+
+def console_life_context(*, game: Game, viewer: visibility.Viewer) -> dict:
+    """The console's activity part for ``viewer`` (empty unless he is the game's master): each seat's activity,
+    the replacement requests, volunteers and tenures (``life.console_part``) and the outages the game lived through.
+    A part of its own (``gm:console_life``, loaded into the console after the page) so the game page's queries do
+    not grow with it."""
+    if not viewer.is_master:
+        return {}
+    return {"life": life.console_part(game, page_memo.seats(game)), "outages": outages_of(game)}

@@ -391,6 +391,12 @@ class GameModule:
         core's default ("you owe an order" / "your order is in"). Default: ``None``."""
         return None
 
+    def vote_history_url(self, *, game_id: int, kind: str, number: int) -> str:
+        """Shell hook: the URL of the module's own vote history of phase ``kind`` ``number`` of game ``game_id`` (the
+        thread's phase index links it), or ``""``: the core's history (``gm:votes``) is linked for the kinds in
+        :attr:`public_order_kinds`, nothing for others. Default: ``""``."""
+        return ""
+
     def seat_facts(self, data: Mapping[str, Any], *, secret: bool) -> list[tuple[str, str]]:
         """Shell hook: one seat's data as ``(label, text)`` pairs in the active language, for the seats table and
         the full reveal after the game. ``secret=False``: ``data`` is the public part (:meth:`public_seat_data`);
@@ -441,6 +447,33 @@ class GameModule:
         deadline task and the beat sweep (BW-24: a step closes as soon as every actor has answered). Pure: no
         I/O, no clock. Default: ``False`` (the phase runs to its deadline)."""
         return False
+
+    def has_legal_action(self, *, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo,
+                         seats: Sequence[SeatInfo] = ()) -> bool:
+        """Whether ``seat`` (living, among ``phase``'s actors) has anything to order in ``phase`` at all, for the
+        core's automatic extensions (issue 23): a seat with nothing to do never spends an extension token, and its
+        silence never holds the phase. ``state`` the game state, ``seats`` every seat in ring order. Pure. Default:
+        ``True`` (every actor may order)."""
+        return True
+
+    #: The core's per-game activity options (``gm.core.services.activity.ACTIVITY_DEFAULTS``: ``extensions_per_player``,
+    #: ``emergency_pause``…) this game's rules forbid; the master can't turn them on. Default: none.
+    forbidden_activity_options: tuple[str, ...] = ()
+
+    #: The core's per-game options (``gm.core.models.GameLife`` fields, e.g. ``dead_see_everything``) this module's
+    #: rules do not allow: the master's services refuse them (say why in the rules reference and docs/modules.md).
+    forbidden_options: tuple[str, ...] = ()
+    #: Whether the module answers :meth:`hammer` (the per-game ``hammer`` option is refused otherwise).
+    has_hammer: bool = False
+
+    def hammer(self, *, state: Mapping[str, Any], phase: PhaseInfo, seats: Sequence[SeatInfo],
+               orders: Mapping[int, Any]) -> int | None:
+        """With the game's ``hammer`` option on (``gm.core.services.early_ends``): the seat id of the candidate whose
+        votes now pass half of the living voting strength in the open ``phase``, by the module's own weights, or
+        ``None``. Asked after every stored order, under the phase row lock; ``orders`` as in :meth:`phase_complete`.
+        A hammer brings the deadline forward to now (later votes are refused as late) and is logged publicly. Pure.
+        Default: ``None`` (set :attr:`has_hammer` when implementing it)."""
+        return None
 
     # -- shell hooks: order options, playtest bots, demo games ----------------------------------------------
     def order_options(self, *, game: Any, viewer: Any) -> dict | None:

@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from . import services, signals
 from .engine import PhaseInfo, Resolution, RuleViolation
 from .models import Game, LogEntry, Phase, Seat
-from .services import Clock, ServiceError, seat_info
+from .services import Clock, ServiceError, graveyard, seat_info
 
 
 def _reason(reason: Any) -> str:
@@ -155,6 +155,7 @@ def seat_set_alive(*, game: Game, actor, seat_id: int, alive: bool, reason: str,
         now = clock()
         seat.alive = alive
         _save_seat(seat, ["alive"])
+        graveyard.bury(game, [seat])  # the graveyard option (issue 23)
         game.state = state
         entries = [services.log_entry(game, phase, e, now) for e in events]
         if outcome is not None and phase is not None:  # won by it: finished as a resolution finishes a game

@@ -35,6 +35,25 @@ CORE_MESSAGES: Mapping[str, Any] = {
     "core.seat_replaced": _("%(player)s is now played by someone else."),
     "core.result_held": _("The result is held for the master's review."),
     "core.seat_public_changed": _("The master corrected %(player)s's seat. Now: %(facts)s."),
+    # Forum life (issue 23 items 1–4).
+    "core.prodded": _("%(player)s has been quiet for a while and was prodded."),
+    "core.flagged_idle": _("%(player)s stayed quiet after the prod: the seat needs a replacement."),
+    "core.replaces": _("%(new)s replaces %(old)s as %(player)s."),
+    "core.deadline_replacement": _("%(player)s has a new player: the deadline moves to %(deadline)s so that he "
+                                   "has time to catch up."),
+    "core.auto_extended": _("A player who has something to do has not ordered yet and used an automatic extension: "
+                            "the deadline moves by %(hours)s h to %(deadline)s."),
+    "core.auto_extended_you": _("You had not ordered: one of your automatic extensions was used (%(hours)s h). "
+                                "Extensions left: %(left)s."),
+    "core.auto_extended_master": _("%(player)s used an automatic extension; %(left)s left."),
+    "core.emergency_paused": _("A player took an emergency pause: the game is paused until %(until)s."),
+    "core.emergency_resumed": _("The emergency pause is over: the game goes on. New deadline: %(deadline)s."),
+    "core.hammer": _("%(voter)s's vote gave %(player)s more than half of the living votes: the day ends now "
+                     "(hammer). Later votes are refused."),
+    "core.all_ready": _("Everyone who acts in this phase pressed “done”: it ends now."),
+    "core.outage": _("The site was down from %(down_from)s to %(down_to)s (%(minutes)s min)."),
+    "core.outage_shifted": _("The site was down from %(down_from)s to %(down_to)s (%(minutes)s min): the deadline "
+                             "moved by %(shift)s min. New deadline: %(deadline)s."),
 }
 
 
@@ -51,8 +70,9 @@ def render(kind: str, data: Mapping[str, Any], module_slug: str) -> str:
                 params["label"] = registry.get(module_slug).phase_label(data["phase_kind"], data.get("phase_number", 1))
             except registry.UnknownModule:
                 params["label"] = data["phase_kind"]
-        if isinstance(data.get("deadline"), str):
-            params["deadline"] = _local_time(data["deadline"])
+        for key in ("deadline", "down_from", "down_to", "until"):
+            if isinstance(data.get(key), str):
+                params[key] = _local_time(data[key])
         if kind == "core.game_finished" and isinstance(data.get("winners"), list):
             params["winners"] = winners_text(data["winners"], module_slug)
         if kind == "core.seat_public_changed":

@@ -47,6 +47,9 @@ class Game(models.Model):
     #: only when the master approves it).
     review_auto_minutes = models.PositiveIntegerField(_("publish held results after (minutes)"), null=True,
                                                       blank=True)
+    #: the forum life options of issue 23 items 1–4 (prods, replacements, automatic extensions, emergency pauses):
+    #: only the keys the master changed; ``gm.core.services.activity.game_activity_options`` fills the defaults.
+    activity_options = models.JSONField(_("activity options"), default=dict, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
@@ -304,6 +307,9 @@ class Post(models.Model):
     comment = models.CharField(_("comment"), max_length=MAX_COMMENT, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     edited_at = models.DateTimeField(null=True, blank=True)
+    #: a system post written by the site, not a person (``{"kind": "core.…", "data": {…}}``): rendered in each
+    #: reader's language from ``gm.core.messages`` instead of ``body`` (e.g. "B replaces A").
+    system = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -395,4 +401,33 @@ AUDIT_ACTIONS = {
     "reminder": _("deadline reminder changed"),
     "account_deleted": _("player deleted his account: replace his seat"),
     "dice_fix": _("dice fixed"),
+    "activity_options": _("activity options changed"),
+    "replacement_ack": _("replacement request acknowledged"),
+    "seat_flag": _("seat flagged for replacement"),
+    "seat_unflag": _("replacement flag cleared"),
+    "grid": _("deadline grid changed"),
+    "early_ends": _("early ends changed"),
+    "anonymity": _("anonymity changed"),
+    "graveyard": _("graveyard changed"),
 }
+
+
+# The long-game features' models (issue 23: outages, deadline grids, early ends, anonymity, graveyard) are kept in
+# their own file; imported here so Django registers them with the core app.
+from .life_models import (  # noqa: E402,F401
+    GameLife,
+    GraveyardPost,
+    Outage,
+    ReadyMark,
+    SeatAlias,
+    SweepMark,
+    life_of,
+)
+from .models_life import (  # noqa: E402,F401 - registered with the core app (issue 23 items 1–4)
+    Away,
+    EmergencyPause,
+    ReplacementRequest,
+    SeatStatus,
+    Tenure,
+    Volunteer,
+)

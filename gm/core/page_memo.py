@@ -16,10 +16,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-from django.db.models import Case, JSONField, Subquery, When
+from django.db.models import Case, JSONField, OuterRef, Subquery, When
 from django.db.models.fields.json import KeyTransform
 
-from .models import Game, Phase, Seat
+from .models import Game, Phase, ReplacementRequest, Seat
 
 T = TypeVar("T")
 _memo: ContextVar[dict | None] = ContextVar("gm_page_memo", default=None)
@@ -47,9 +47,16 @@ def remember(key: tuple, load: Callable[[], T]) -> T:
 
 
 def seats(game: Game) -> list[Seat]:
-    """Every seat of ``game`` in ring order, with its user (the master's console names him)."""
-    return remember(("seats", game.pk),
-                     lambda: list(Seat.objects.filter(game_id=game.pk).select_related("user").order_by("position")))
+    """Every seat of ``game`` in ring order, with its user (the master's console names him), the user's away dates
+    and the seat's activity row (``user.away``, ``status``: the away badges and the player's own panel), and
+    ``open_request_id`` — the id of its current player's live replacement request, or ``None``."""
+    def load() -> list[Seat]:
+        live_request = ReplacementRequest.objects.filter(seat=OuterRef("pk"), user_id=OuterRef("user_id"),
+                                                         withdrawn_at__isnull=True).values("pk")[:1]
+        return list(Seat.objects.filter(game_id=game.pk).select_related("user__away", "status")
+                    .annotate(open_request_id=Subquery(live_request)).order_by("position"))
+
+    return remember(("seats", game.pk), load)
 
 
 def seat_of(game: Game, user: Any) -> Seat | None:

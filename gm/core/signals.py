@@ -26,3 +26,8 @@ seat_replaced = Signal()
 #: console is told of his death, FM-6.2). Arguments: ``entry_ids`` (ids of ``seat`` log entries). Receivers deliver
 #: each entry to its seat's player alone.
 seat_told = Signal()
+
+#: Sent after the transaction of ``gm.core.services.activity.sweep_game`` that prodded a quiet player commits.
+#: Arguments: ``seat_id`` (int), ``prods`` (how many prods this seat has had: with the seat, a de-duplication key)
+#: and ``hours`` (the game's ``prod_after``). The inbox tells the seat's player (and e-mails him when he opted in).
+seat_prodded = Signal()

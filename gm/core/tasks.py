@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from . import services
 from .models import Phase
+from .services.outage import sweep_stale
 
 logger = logging.getLogger("gm.deadlines")
 
@@ -17,14 +18,15 @@ def phases_sweep_task() -> dict:
     """Beat's periodic sweep: resolve every due phase, reclaim stuck ones, flag overdue ones."""
     report = services.phases_sweep()
     return {"resolved": report.resolved, "reclaimed": report.reclaimed, "overdue": report.overdue,
-            "published": report.published}
+            "published": report.published, "outage": report.outage}
 
 
 @shared_task(name="gm.core.tasks.phase_deadline_task", ignore_result=True)
 def phase_deadline_task(phase_id: int, hop: bool = False) -> bool:
     """The ETA task of one phase: resolve it if it is due (only makes resolution prompt; the sweep is the
     guarantee). A ``hop`` task woke early because its countdown was capped below the broker's visibility
-    timeout: it re-schedules itself for the rest of the wait."""
+    timeout: it re-schedules itself for the rest of the wait. After an outage (the sweep's mark is stale) it
+    leaves the phase to the sweep, which first moves the deadlines that fell in the gap."""
     phase = Phase.objects.filter(pk=phase_id).only("pk", "deadline", "status").first()
     if phase is None or phase.status != Phase.Status.OPEN:
         return False
@@ -32,6 +34,9 @@ def phase_deadline_task(phase_id: int, hop: bool = False) -> bool:
     if phase.deadline > now:
         if hop:
             services.schedule_deadline(phase, now=now)
+        return False
+    if sweep_stale(now=now):
+        logger.warning("deadline task defers to the sweep after an outage", extra={"phase": phase_id})
         return False
     return services.phase_resolve_due(phase_id=phase_id) is not None
 
@@ -51,3 +56,12 @@ def phase_notify_task(phase_id: int) -> int:
 
     results = phase_results_ready.send(sender=Phase, phase_id=phase_id)
     return sum(r for _receiver, r in results if isinstance(r, int))
+
+
+@shared_task(name="gm.core.tasks.activity_sweep_task", ignore_result=True)
+def activity_sweep_task() -> dict:
+    """Beat's activity sweep (every ``GM_ACTIVITY_INTERVAL`` seconds): prod quiet players, flag seats quiet past
+    the grace, end emergency pauses that are due (``gm.core.services.activity.activity_sweep``)."""
+    from .services.activity import activity_sweep
+
+    return {key: len(ids) for key, ids in activity_sweep().items()}

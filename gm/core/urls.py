@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import console_views, rules_views, views
+from . import console_views, life_views, rules_views, views
 
 app_name = "gm"
 
@@ -26,6 +26,20 @@ urlpatterns = [
     path("games/<int:pk>/resume/", views.game_resume, name="game_resume"),
     path("games/<int:pk>/resolve-now/", views.phase_resolve_now, name="phase_resolve_now"),
     path("games/<int:pk>/console/", include(console_views.urlpatterns)),
+    # Forum life (issue 23 items 1–4): gm.core.life_views.
+    path("games/<int:pk>/role-read/", life_views.role_read, name="role_read"),
+    path("games/<int:pk>/replacement/", life_views.replacement_request, name="replacement_request"),
+    path("games/<int:pk>/replacement/withdraw/", life_views.replacement_withdraw, name="replacement_withdraw"),
+    path("games/<int:pk>/standby/<int:seat_id>/volunteer/", life_views.volunteer, name="volunteer"),
+    path("games/<int:pk>/standby/<int:seat_id>/withdraw/", life_views.volunteer_withdraw, name="volunteer_withdraw"),
+    path("games/<int:pk>/console/life/", life_views.console_life, name="console_life"),
+    path("games/<int:pk>/life/activity/", life_views.console_activity, name="console_activity"),
+    path("games/<int:pk>/life/flag/", life_views.console_flag, name="console_flag"),
+    path("games/<int:pk>/life/ack/", life_views.console_ack, name="console_ack"),
+    path("games/<int:pk>/life/approve/", life_views.console_approve, name="console_approve"),
+    path("standby/", life_views.standby, name="standby"),
+    path("away/", life_views.away, name="away"),
+    path("games/<int:pk>/", include(life_views.urlpatterns)),  # the long-game features (issue 23, items 5–10)
     path("rules/", rules_views.rules_index, name="rules_index"),
     path("rules/id/<str:rule_id>/", rules_views.rule_redirect, name="rule"),
     path("rules/<slug:slug>/", rules_views.rules_page, name="rules"),

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from . import markup, page_memo, services, spectator, visibility, web
+from . import life, life_views, markup, page_memo, services, spectator, visibility, web
 from . import messages as core_messages
 from .console import console_context
 from .forms import (
@@ -113,7 +113,8 @@ def _game_page(request, pk: int):
         "phase": phase,
         # A result the master holds for review (gm.core.review): everyone else is told it is being reviewed.
         "held": page_memo.held_phase(game) if phase is None else None,
-        "seats": spectator.seat_rows(viewer, seats),
+        "seats": life.mark_away(game, spectator.seat_rows(viewer, seats), timezone.now()),
+        "life": life.player_panel(viewer),
         "people": spectator.people(seats),
         "reveal": spectator.full_reveal(viewer, seats),
         "state": visibility.game_state(viewer),
@@ -135,6 +136,7 @@ def _game_page(request, pk: int):
         "seats_free": max(module.max_seats - len(seats), 0),
         "page_url": absolute_url(game.get_absolute_url()),
         "phase_version": phase_version(game, phase),
+        "long_game": life_views.page_context(game=game, viewer=viewer, phase=phase),
     }
     return render(request, "gm/game_detail.html", context)
 

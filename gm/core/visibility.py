@@ -15,7 +15,19 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from . import page_memo
 from .engine import SeatInfo, ViewerInfo
-from .models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Post, PostPrivate, PostRevision, Seat
+from .models import (
+    AuditEntry,
+    Game,
+    GroupMembership,
+    LogEntry,
+    Order,
+    Phase,
+    Post,
+    PostPrivate,
+    PostRevision,
+    Seat,
+    life_of,
+)
 
 MASTER = "master"
 PLAYER = "player"
@@ -46,7 +58,11 @@ class Viewer:
 
     @property
     def sees_everything(self) -> bool:
-        return self.is_master or self.revealed
+        """The master, everyone once the game is over, and a dead player of a game whose graveyard lets the dead
+        see everything (``GameLife.dead_see_everything``, issue 23)."""
+        if self.is_master or self.revealed:
+            return True
+        return self.kind == DEAD_PLAYER and life_of(self.game).dead_see_everything
 
     def info(self) -> ViewerInfo:
         """The engine-side description passed to a module's ``view``."""
@@ -88,7 +104,8 @@ def game_or_404(user, pk, *, module: str | None = None, uses_cards: bool = False
     from django.http import Http404
     from django.utils.translation import gettext as _
 
-    game = Game.objects.select_related("master__profile").filter(pk=pk).first()
+    # The long-game options (``life``) come along: the game page reads them in several places.
+    game = Game.objects.select_related("master__profile", "life").filter(pk=pk).first()
     if (game is None or not can_see_game(user, game) or (module is not None and game.module != module)
             or (uses_cards and not getattr(game.game_module, "uses_cards", False))):
         raise Http404(_("No such game."))
@@ -128,7 +145,8 @@ def log_entries(viewer: Viewer) -> QuerySet[LogEntry]:
 
 def orders(viewer: Viewer, phase: Phase | None = None) -> QuerySet[Order]:
     """Order versions the viewer may read: his own seat's (players), all (master, or after the game), and everyone's
-    in the phase kinds the module declares public (``GameModule.public_order_kinds``, e.g. an open vote)."""
+    in the phase kinds the module declares public (``GameModule.public_order_kinds``, e.g. an open vote) — with a
+    secret ballot (``GameLife.secret_ballot``) only once their phase is resolved."""
     qs = Order.objects.filter(phase__game=viewer.game).select_related("seat", "phase").defer(*_HEAVY_PHASE)
     if phase is not None:
         qs = qs.filter(phase=phase)
@@ -136,6 +154,8 @@ def orders(viewer: Viewer, phase: Phase | None = None) -> QuerySet[Order]:
         return qs
     public = viewer.game.game_module.public_order_kinds
     visible = Q(phase__kind__in=public) if public else Q(pk__in=[])
+    if public and life_of(viewer.game).secret_ballot:  # a secret ballot: others' votes once the phase is over
+        visible = Q(phase__kind__in=public, phase__status=Phase.Status.RESOLVED)
     if viewer.seat is not None:
         visible |= Q(seat=viewer.seat)
     return qs.filter(visible)
@@ -239,8 +259,12 @@ def thread_items(viewer: Viewer, posts: Iterable[Post]) -> list[dict]:
     writer = may_post(viewer) and viewer.user is not None
     module = viewer.game.game_module
     notes = module.post_notes(viewer=viewer, posts=posts) if posts else {}
+    away = _away_seats(viewer.game, posts)
     items = []
     for post in posts:
+        if post.system:  # a post of the site itself ("B replaces A"): words in the reader's language, no actions
+            items.append(_system_item(viewer, post, module))
+            continue
         author = _author_name(post)
         item = {
             "id": post.pk, "author": author, "seat": post.seat_id,
@@ -254,6 +278,7 @@ def thread_items(viewer: Viewer, posts: Iterable[Post]) -> list[dict]:
             "revisions": revisions.get(post.pk, []) if viewer.is_master else None,
             "private": None,
             "notes": notes.get(post.pk, []),
+            "away_until": away.get(post.seat_id) if post.seat_id else None, "system": False,
         }
         private = privates.get(post.pk)
         if private is not None:
@@ -267,6 +292,36 @@ def thread_items(viewer: Viewer, posts: Iterable[Post]) -> list[dict]:
             }
         items.append(item)
     return items
+
+
+def _away_seats(game: Game, posts: list[Post]) -> dict:
+    """Seat id → last away day, for the authors of ``posts`` away today (their own public declaration, issue 23);
+    one query, none without seated authors."""
+    if not any(p.seat_id for p in posts):
+        return {}
+    from django.utils import timezone
+
+    from .services.vacations import away_seat_ids
+
+    return away_seat_ids(game, timezone.now())
+
+
+def _system_item(viewer: Viewer, post: Post, module) -> dict:
+    """A system post (``Post.system``) as :func:`thread_items` shows it: the site's words, nothing to edit or quote."""
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+    from django.utils.translation import gettext as _
+
+    from . import messages
+
+    system = post.system if isinstance(post.system, dict) else {}
+    text = messages.render(str(system.get("kind", "")), system.get("data") or {}, viewer.game.module)
+    return {"id": post.pk, "author": _("Site"), "seat": None, "author_alive": None, "system": True,
+            "phase": post.phase.ordinal if post.phase is not None else None,
+            "phase_label": module.phase_label(post.phase.kind, post.phase.number) if post.phase is not None else "",
+            "body": text, "html": mark_safe(f"<p>{escape(text)}</p>"), "comment": "", "created_at": post.created_at,
+            "edited_at": None, "quote": "", "can_edit": False, "revisions": None if not viewer.is_master else [],
+            "private": None, "notes": [], "away_until": None}
 
 
 def private_readers(post: Post) -> list:

@@ -18,3 +18,4 @@ class InboxConfig(AppConfig):
         signals.post_created.connect(receivers.post_created, dispatch_uid="gm.inbox.post_created")
         signals.seat_replaced.connect(receivers.seat_replaced, dispatch_uid="gm.inbox.seat_replaced")
         signals.seat_told.connect(receivers.seat_told, dispatch_uid="gm.inbox.seat_told")
+        signals.seat_prodded.connect(receivers.seat_prodded, dispatch_uid="gm.inbox.seat_prodded")

@@ -25,7 +25,8 @@ class Notification(models.Model):
     ``kind``: ``phase_results`` (one per user and resolved phase: the public part, with counts in ``data``),
     ``result`` (one private log entry — seat or group — addressed to this user; ``entry`` set), ``private_message``
     (``body`` is the text, for the recipient only), ``room_invitation`` (``data["group"]`` is the room's group
-    slug), ``deadline_reminder`` (``phase`` is the open phase). ``key`` de-duplicates: one row per ``(user, key)``
+    slug), ``deadline_reminder`` (``phase`` is the open phase), ``prod`` (the player has been quiet for the game's
+    ``prod_after``: ``data["hours"]``). ``key`` de-duplicates: one row per ``(user, key)``
     when ``key`` is not empty, so a task run twice adds nothing.
     """
 
@@ -35,6 +36,7 @@ class Notification(models.Model):
         PRIVATE_MESSAGE = "private_message", _("private message")
         ROOM_INVITATION = "room_invitation", _("room invitation")
         DEADLINE_REMINDER = "deadline_reminder", _("deadline reminder")
+        PROD = "prod", _("prod")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")

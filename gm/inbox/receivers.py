@@ -42,3 +42,11 @@ def seat_told(sender, *, entry_ids, **kwargs) -> None:
     from .services import notify_seat_entries
 
     notify_seat_entries(entry_ids=entry_ids)
+
+
+def seat_prodded(sender, *, seat_id, prods, hours, **kwargs) -> None:
+    """``gm.core.signals.seat_prodded`` (issue 23: a quiet player was prodded): his inbox, and an e-mail when he
+    opted in (see :func:`.services.notify_prod`)."""
+    from .services import notify_prod
+
+    notify_prod(seat_id=seat_id, prods=prods, hours=hours)

@@ -92,6 +92,11 @@ def present(notes: Iterable[Notification], user) -> list[Notification]:
             note.title = _("%(game)s: %(phase)s ends soon") % params
             deadline = note.phase.deadline if note.phase else note.data.get("deadline")
             note.text = _("You have not given your order yet. Deadline: %(deadline)s.") % {"deadline": _when(deadline)}
+        elif kind == Notification.Kind.PROD:
+            from .services import prod_text
+
+            note.title = _("%(game)s: we miss you") % params
+            note.text = prod_text(hours=note.data.get("hours", ""))
         else:  # pragma: no cover - a kind added without a renderer
             note.title, note.text = game.title, ""
         note.url = url

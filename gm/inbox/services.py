@@ -27,7 +27,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMessage, get_connection
 from django.db import IntegrityError, transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -38,6 +38,7 @@ from gm.core.metrics import count_email_failure
 from gm.core.models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Seat
 from gm.core.notifications import send_phase_results
 from gm.core.services import ServiceError
+from gm.core.services.grids import reminder_lead
 
 from .models import MAX_REMINDER_HOURS, GameReminder, Notification, NotificationSettings, PhaseReminder
 
@@ -314,6 +315,40 @@ def _create_once(row: Notification) -> Notification | None:
     return row
 
 
+def notify_prod(*, seat_id: int, prods: int, hours: int, clock: Clock = timezone.now) -> Notification | None:
+    """Tell the player of seat ``seat_id`` he has been quiet for ``hours`` hours (issue 23's prod): one ``prod``
+    notification per prod (key ``prod:<seat>:<n>``, so a task run twice adds nothing) and its e-mail copy when he
+    opted in. Nobody else is told; the master sees it on his console."""
+    seat = Seat.objects.select_related("game", "user__profile").filter(pk=seat_id).first()
+    if seat is None or seat.user is None:
+        return None
+    now = clock()
+    note = _create_once(Notification(user=seat.user, game=seat.game, kind=Notification.Kind.PROD,
+                                     data={"hours": hours}, key=f"prod:{seat.pk}:{prods}", created_at=now))
+    if note is None or not email_enabled(seat.user) or not _claim_email([note.pk], now):
+        return note
+    language, tz = _preferences(seat.user)
+    with translation.override(language), timezone.override(zoneinfo.ZoneInfo(tz)):
+        subject = _("%(game)s: we miss you") % {"game": seat.game.title}
+        body = prod_text(hours=hours)
+        url = settings.SITE_URL.rstrip("/") + seat.game.get_absolute_url()
+        message = notification_email(subject=subject, template="reminder.txt", to=seat.user.email,
+                                     context={"text": body, "game_url": url})
+    try:
+        get_connection().send_messages([message])
+    except Exception:
+        logger.exception("prod e-mail failed", extra={"seat": seat.pk})
+        count_email_failure()
+        Notification.objects.filter(pk=note.pk).update(emailed_at=None)
+    return note
+
+
+def prod_text(*, hours: Any) -> str:
+    """The prod's words in the active language."""
+    return _("You have not posted or given an order for %(hours)s hours. Please check in, or ask the master to be "
+             "replaced.") % {"hours": hours}
+
+
 # -- reading ----------------------------------------------------------------------------------------------------
 
 
@@ -413,13 +448,17 @@ def reminders_sweep(*, clock: Clock = timezone.now, limit: int = 200) -> Reminde
     """
     report = ReminderReport()
     now = clock()
-    phases = (Phase.objects.filter(status=Phase.Status.OPEN, setup=False, deadline__gt=now,
-                                   game__status=Game.Status.RUNNING, game__paused_at__isnull=True,
-                                   game__reminder__hours__gt=0)
+    by_table = Q(game__reminder__isnull=True, game__life__reminder_table=True)
+    phases = (Phase.objects.filter(Q(game__reminder__hours__gt=0) | by_table, status=Phase.Status.OPEN, setup=False,
+                                   deadline__gt=now, game__status=Game.Status.RUNNING, game__paused_at__isnull=True)
               .select_related("game__reminder").order_by("deadline")[:limit])
     for phase in phases:
-        hours = phase.game.reminder.hours
-        due_at = phase.deadline - timedelta(hours=hours)
+        reminder = getattr(phase.game, "reminder", None)
+        # No reminder of the master's own: the deadline grid's published lead table (gm.core.services.grids).
+        lead = (timedelta(hours=reminder.hours) if reminder is not None else
+                reminder_lead(phase.base_deadline - phase.opens_at))
+        hours = round(lead.total_seconds() / 3600, 2)
+        due_at = phase.deadline - lead
         if now < due_at or phase.opens_at > due_at:
             continue
         for seat in seats_to_remind(phase):

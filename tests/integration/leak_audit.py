@@ -36,7 +36,11 @@ from datetime import timedelta
 from django.urls import URLPattern, URLResolver, get_resolver
 
 #: Canary kinds, in the order the report lists them.
-KINDS = ("MESSENGERS", "REJECTED", "PENDING", "LETTER", "MAFIA", "PRIVATE", "ROOM", "AUDIT")
+KINDS = ("MESSENGERS", "REJECTED", "PENDING", "LETTER", "MAFIA", "PRIVATE", "ROOM", "AUDIT", "REPLACE", "PRODDED")
+
+#: The master-only log line of a prod (issue 23), as the English pages render it after the player's name: which
+#: seats were prodded is the master's (until the game is over), so the line itself is the PRODDED "canary".
+PRODDED_LINE = "has been quiet for a while and was prodded"
 
 #: The viewers: the master, the players by name, a spectator and an anonymous visitor. Which viewer kind each is
 #: depends on the game (Ivan is dead in "Canaries" only).
@@ -45,7 +49,9 @@ VIEWERS = ("master", "olga", "lev", "nina", "gleb", "ivan", "spectator", "anonym
 
 def new_canaries() -> dict[str, str]:
     """One unique random string per kind (lowercase hex: no markup, escaping or URL rule changes it)."""
-    return {kind: f"cnr{kind.lower()}{secrets.token_hex(8)}" for kind in KINDS}
+    canaries = {kind: f"cnr{kind.lower()}{secrets.token_hex(8)}" for kind in KINDS}
+    canaries["PRODDED"] = PRODDED_LINE
+    return canaries
 
 
 # -- the URLconf ------------------------------------------------------------------------------------------------
@@ -219,6 +225,27 @@ def canaries_game(world: World):
     core.order_submit(phase=night, user=world.users["olga"], payload=order(c["LETTER"]))
     core.phase_extend(game=game, actor=master, minutes=30, reason=f"Waiting for Olga: {c['AUDIT']}")
     return game
+
+
+def forum_life(world: World, frozen, capture) -> None:
+    """Issue 23 in Night 1 of "Canaries": an hour later the living players (Olga, Lev, Nina, Gleb) are prodded (the
+    master-only PRODDED line; their inbox); Olga asks privately to be replaced (REPLACE canary: her reason, for the
+    master only) and the master acknowledges it, so her seat is on the public standby board."""
+    from gm.core.services import activity, replacements
+
+    game, master = world.game, world.users["master"]
+    activity.activity_options_set(game=game, actor=master, changes={"prod_after": 1})
+    frozen.shift(3601)
+    with capture(execute=True):  # the prods reach the inbox once the sweep commits
+        prodded = activity.activity_sweep()["prodded"]
+    assert sorted(prodded) == sorted(world.seat(n).pk for n in ("Olga", "Lev", "Nina", "Gleb")), prodded
+    request = replacements.replacement_request(game=game, user=world.users["olga"],
+                                               reason=f"Moving house: {world.canaries['REPLACE']}")
+    replacements.replacement_acknowledge(game=game, actor=master, request_id=request.pk)
+    from tests.helpers import client_for
+
+    board = client_for(None).get("/standby/").content.decode()
+    assert "Olga" in board and "Canaries" in board, "the standby board lists Olga's seat (and is audited so)"
 
 
 def resolve(world: World, frozen) -> None:

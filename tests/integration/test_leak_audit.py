@@ -8,10 +8,11 @@ What is fetched, at each stage (signup, deck building, Night 1, Day 1, Night 2, 
 master; Olga, the owner of most secrets; Lev and Nina, their recipients and room members; Gleb, another player;
 Ivan, a dead player; a spectator; an anonymous visitor): every named pattern of the URLconf (walked with
 ``get_resolver``, parameters filled with the seeded objects' ids — the game, every post, every signup, the room,
-each user's latest notification), except DRF's ``.json`` twins, the admin and allauth's key-carrying pages (see
-``leak_audit.routes``); at Night 2 once more as htmx asks for partials. Every path of the OpenAPI schema must be
-among the URLs fetched. Besides the pages: every e-mail in ``mail.outbox`` (by recipient), every stored
-notification (by its user) and every JSON log line written (nobody may read a canary there).
+each user's latest notification, every seat's ISO and the master's), except DRF's ``.json`` twins, the admin and
+allauth's key-carrying pages (see ``leak_audit.routes``); at Night 2 once more as htmx asks for partials. Every
+path of the OpenAPI schema must be among the URLs fetched. Besides the pages: every e-mail in ``mail.outbox`` (by
+recipient), every stored notification (by its user) and every JSON log line written (nobody may read a canary
+there).
 
 The games and canaries are described in :mod:`tests.integration.leak_audit`. Who may read each canary (the one
 visibility layer, ``gm/core/visibility.py``):
@@ -26,6 +27,10 @@ visibility layer, ``gm/core/visibility.py``):
 * ROOM (a chat room post, FM-9.3): the room's members and the master;
 * REJECTED (the master's reason for rejecting a signup, FM-2.5): the rejected player and the master;
 * AUDIT (the master's reason for extending a deadline): the master only — his audit log, also after the game;
+* REPLACE (a player's private reason for asking to be replaced, issue 23): the master only — also after the game;
+  not even the asking player reads it back, and the public standby board, which lists her seat, never shows it;
+* PRODDED (the master-only log line that a quiet player was prodded, issue 23): the master, and everyone once the
+  game is over (the log is revealed); the prodded players learn of it in their own inbox, in other words;
 * when the game is over, everything is revealed to everyone (``Viewer.revealed``) — game secrets only: the
   signup's messengers and rejection reason stay the player's and the master's, the audit log the master's.
 """
@@ -60,7 +65,7 @@ def allowed(kind: str, stage: str) -> frozenset:
         return frozenset({"olga", "master"})
     if kind == "REJECTED":
         return frozenset({"ivan", "master"})
-    if kind == "AUDIT":  # the master's audit log stays his, also after the game
+    if kind in ("AUDIT", "REPLACE"):  # the master's audit log and his players' requests stay his
         return frozenset({"master"})
     if stage == "finished":
         return EVERYONE
@@ -71,6 +76,7 @@ def allowed(kind: str, stage: str) -> frozenset:
         "MAFIA": {"olga", "master"} | ({"nina"} if later else set()),
         "PRIVATE": {"lev", "nina", "master"},
         "ROOM": {"olga", "lev", "nina", "master"},
+        "PRODDED": {"master"},
     }[kind])
 
 
@@ -89,10 +95,16 @@ def expected_pages(kind: str, stage: str, viewer: str) -> set[str]:
         return {"forum_mafia:signup"} if viewer == "ivan" else {"game-audit"}
     if kind == "AUDIT":
         return {"game-audit"}
+    if kind == "REPLACE":  # the console's activity part (its own page) while the game runs, and the API
+        return {"api-console-life"} | ({"gm:console_life"} if stage != "finished" else set())
+    if kind == "PRODDED":
+        return {"game-log"} if viewer == "master" or stage == "finished" else set()
     if kind == "ROOM":
         return {"forum_mafia:room", "forum_mafia:api_room_posts"}
     if kind == "PRIVATE":
-        return {"gm:game", "game-posts"} | ({"inbox:list", "inbox-list"} if viewer == "lev" else set())
+        # ... and the ISO of its author, page and API (issue 23 item 6)
+        return {"gm:game", "game-posts", "gm:iso", "api-iso"} | (
+            {"inbox:list", "inbox-list"} if viewer == "lev" else set())
     if stage == "finished":
         return {"game-orders"} | ({"gm:game", "game-log", "gm:game_feed"} if kind != "PENDING" else set())
     pages = {"gm:game"} if stage == "night" else set()
@@ -105,7 +117,8 @@ def expected_pages(kind: str, stage: str, viewer: str) -> set[str]:
 def seeded(kind: str, stage: str) -> bool:
     """Whether canary ``kind`` exists at ``stage``."""
     first = {"MESSENGERS": "signup", "REJECTED": "signup", "AUDIT": "night", "PENDING": "night",
-             "LETTER": "night", "MAFIA": "night", "PRIVATE": "day", "ROOM": "night_2"}[kind]
+             "LETTER": "night", "MAFIA": "night", "PRIVATE": "day", "ROOM": "night_2", "REPLACE": "night",
+             "PRODDED": "night"}[kind]
     return STAGES.index(stage) >= STAGES.index(first)
 
 
@@ -143,6 +156,8 @@ class Audit:
                 values[name] = list(Post.objects.filter(game=game).values_list("pk", flat=True)) or [0]
             elif name == "signup_id":
                 values[name] = list(Signup.objects.values_list("pk", flat=True)) or [0]
+            elif name == "author":  # ISO pages (issue 23): every seat's, and the master's
+                values[name] = [*game.seats.order_by("position").values_list("pk", flat=True), "master"]
             elif name == "seat_id":  # the owner's seat (the master's console acts on one seat)
                 values[name] = list(game.seats.order_by("position").values_list("pk", flat=True)[:1]) or [0]
             elif name == "room":
@@ -264,7 +279,8 @@ def test_leak_audit(world, frozen, django_capture_on_commit_callbacks):
         stages = {
             "signup": lambda: la.signups_game(world),
             "deck_building": lambda: la.deck_building(world, frozen),
-            "night": lambda: la.canaries_game(world),
+            "night": lambda: (la.canaries_game(world),
+                              la.forum_life(world, frozen, django_capture_on_commit_callbacks)),
             "day": lambda: la.day_1(world, frozen, django_capture_on_commit_callbacks),
             "night_2": lambda: la.night_2(world, frozen, django_capture_on_commit_callbacks),
             "finished": lambda: la.finish(world, frozen),
@@ -348,7 +364,7 @@ def test_api_schema_as_another_player(world, frozen, django_capture_on_commit_ca
     forbidden = {kind for kind in la.KINDS if "gleb" not in allowed(kind, "night_2")}
     values = {"id": game.pk, "post_id": world.ids["private_post"], "room": world.ids["room"],
               "signup_id": Signup.objects.values_list("pk", flat=True).first() or 1,
-              "seat_id": world.seat("Olga").pk}
+              "seat_id": world.seat("Olga").pk, "author": world.seat("Nina").pk}
     #: (method, path) of another player's private objects, and the master's console: never a 2xx for Gleb.
     private_ops = {("GET", "/api/games/{id}/fm/rooms/{room}/posts/"),
                    ("POST", "/api/games/{id}/fm/rooms/{room}/posts/"),

@@ -147,7 +147,8 @@ def _pages(game, signup_game, post, *, all_pages: bool) -> list[str]:
                   "/accounts/profile/", "/accounts/login/",
                   "/accounts/signup/", "/accounts/logout/", "/accounts/email/", "/accounts/password/change/",
                   "/accounts/password/reset/", "/games/999999/",
-                  "/accounts/delete/", "/accounts/api-token/", "/api/bots/", "/?status=running"]
+                  "/accounts/delete/", "/accounts/api-token/", "/api/bots/", "/?status=running",
+                  "/standby/", "/away/"]
     return pages
 
 

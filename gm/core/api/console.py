@@ -15,6 +15,7 @@ from .. import interventions, messages, review, services, visibility
 from ..console import console_context
 from ..models import Game
 from ..services import ServiceError
+from ..services.outage import outages_of
 from . import serializers as s
 
 REASON_HELP = gettext_lazy("Why (required): it goes into the audit log.")
@@ -82,11 +83,20 @@ class HeldSerializer(serializers.Serializer):
     events = EventSerializer(many=True)
 
 
+class OutageSerializer(serializers.Serializer):
+    down_from = serializers.DateTimeField(help_text=gettext_lazy("The last successful deadline sweep before it."))
+    detected_at = serializers.DateTimeField(help_text=gettext_lazy("The first sweep after it."))
+    minutes = serializers.IntegerField()
+    shift_minutes = serializers.IntegerField(help_text=gettext_lazy("How far the deadlines in the gap moved."))
+    moved = serializers.CharField(help_text=gettext_lazy("This game's phase whose deadline moved, or empty."))
+
+
 class ConsoleSerializer(serializers.Serializer):
     review_results = serializers.BooleanField()
     review_auto_minutes = serializers.IntegerField(allow_null=True)
     held = HeldSerializer(allow_null=True)
     seats = ConsoleSeatSerializer(many=True)
+    outages = OutageSerializer(many=True)
 
 
 class PreviewSerializer(serializers.Serializer):
@@ -137,6 +147,7 @@ class ConsoleView(_ConsoleView):
                        "user": r["seat"].user.get_username() if r["seat"].user else None, "alive": r["seat"].alive,
                        "summary": [list(p) for p in r["summary"]], "fields": r["fields"], "groups": r["groups"],
                        "orders": r["orders"]} for r in c["seat_rows"]],
+            "outages": outages_of(game),
         }).data)
 
 

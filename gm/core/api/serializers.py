@@ -143,6 +143,10 @@ class PostSerializer(serializers.Serializer):
     notes = serializers.ListField(child=serializers.CharField(), help_text=_(
         "The game module's notes for the caller, e.g. whether the comment's chat-room proposal went into the "
         "author's order (forum Mafia FM-9.3: the author and the master only)."))
+    system = serializers.BooleanField(help_text=_("A post of the site itself (e.g. \"B replaces A\"), in the "
+                                                  "caller's language."))
+    away_until = serializers.DateField(allow_null=True, help_text=_(
+        "The last day the author declared himself away, when he is away today; null otherwise."))
 
 
 class PostCreateSerializer(serializers.Serializer):

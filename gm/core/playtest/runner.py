@@ -63,6 +63,9 @@ class GameReport:
     failures: list[str] = field(default_factory=list)
     kills: int = 0
     notes: list[str] = field(default_factory=list)
+    #: ``--flaky-players``: seats whose quiet bot was prodded, and replaced by a standby bot (issue 23).
+    prodded: int = 0
+    replaced: int = 0
 
     @property
     def ok(self) -> bool:
@@ -187,14 +190,20 @@ def play_game(*, game: str, base_url: str, players: int, seed: int, deadline: fl
               phase_cap: int = DEFAULT_PHASE_CAP, resolve_timeout: float = 60.0,
               log: Callable[[str], None] = lambda s: None, on_game: Callable[[int], None] | None = None,
               killer: WorkerKiller | None = None,
-              outage: tuple[int, float, Callable[[], None], Callable[[], None]] | None = None) -> GameReport:
+              outage: tuple[int, float, Callable[[], None], Callable[[], None]] | None = None,
+              flaky: int = 0) -> GameReport:
     """Play one game of module ``game`` (its slug) with ``players`` bots to the end against the site at
     ``base_url``, whose worker and beat resolve the deadlines. The game's RNG seed and the bots' choices come from
     ``seed``; phases last about ``deadline`` seconds (as the module's policy sets them). A game still running after
     ``phase_cap`` phases, or a phase not resolved ``resolve_timeout`` seconds after its deadline, is a failure.
 
     ``on_game(game_id)`` is called once the game exists (the killer watches it). ``outage = (ordinal, seconds,
-    stop, start)`` calls ``stop()`` when phase ``ordinal`` opens and ``start()`` ``seconds`` later."""
+    stop, start)`` calls ``stop()`` when phase ``ordinal`` opens and ``start()`` ``seconds`` later.
+
+    ``flaky`` bots go quiet after the first phase (issue 23): with the activity options ``prod_after`` 2 and
+    ``prod_grace`` 1 (an "hour" is ``GM_ACTIVITY_HOUR`` seconds in the stack: about a phase), the site prods them,
+    flags their seats for the standby board, and standby bots volunteer over HTTP; the master approves each, and the
+    new bot plays the seat from then on (:func:`replace_flagged`)."""
     from gm.core import services
     from gm.core.models import Game, Phase
 
@@ -214,6 +223,17 @@ def play_game(*, game: str, base_url: str, players: int, seed: int, deadline: fl
     policy.seat(game=game_obj, bots=bots, users=users)
     log(f"game {game_obj.pk}: {game_obj.seats.count()} seats signed up over HTTP")
     services.game_start(game=game_obj, actor=master)
+    quiet: set[int] = set()
+    standby: list = []
+    if flaky:
+        from gm.core.services import activity
+
+        activity.activity_options_set(game=game_obj, actor=master, reason="playtest: flaky players", changes={
+            "prod_after": 2, "prod_grace": 1, "replacement_min_time": 0})
+        quiet = set(random.Random(seed + 1).sample(range(players), min(flaky, players)))
+        _master, standby_users, standby_tokens = make_users(flaky + 2, f"{tag}-sb")
+        standby = list(zip(standby_users, standby_tokens, strict=True))
+        log(f"  bots {sorted(i + 1 for i in quiet)} will go quiet after the first phase")
 
     pool = ThreadPoolExecutor(max_workers=players, thread_name_prefix=f"bots-{game_obj.pk}")
     seen: set[int] = set()
@@ -237,7 +257,12 @@ def play_game(*, game: str, base_url: str, players: int, seed: int, deadline: fl
             seen.add(phase.pk)
             due = phase.deadline.timestamp()
             log(f"  {phase.kind} {phase.number} (ordinal {phase.ordinal}) opens, deadline in {due - time.time():.1f}s")
-            futures = policy.dispatch(pool, bots, game_obj, phase, due, rng)
+            if flaky:
+                replace_flagged(game=game_obj, master=master, policy=policy, bots=bots, quiet=quiet,
+                                standby=standby, base_url=base_url, tally=tally, rng=rng, report=report, log=log,
+                                label=_label(phase))
+            playing = [b for i, b in enumerate(bots) if not (i in quiet and phase.ordinal >= 2)]
+            futures = policy.dispatch(pool, playing, game_obj, phase, due, rng)
             extra = 0.0
             if not outage_done and phase.ordinal >= outage[0]:
                 outage_done = True
@@ -270,11 +295,62 @@ def play_game(*, game: str, base_url: str, players: int, seed: int, deadline: fl
     report.phases = collect_phases(game_obj, hits=killer.hits if killer else None, death_kinds=policy.death_kinds,
                                    death_name=policy.death_name)
     report.kills = sum(p.kills for p in report.phases)
+    if flaky:
+        from django.db.models import Sum
+
+        from gm.core.models_life import SeatStatus
+
+        report.prodded = SeatStatus.objects.filter(game=game_obj, prods__gt=0).count()
+        prods = SeatStatus.objects.filter(game=game_obj).aggregate(n=Sum("prods"))["n"] or 0
+        report.notes.append(f"flaky players: {report.prodded} seats prodded ({prods} prods), {report.replaced} "
+                            f"replaced by standby bots")
     report.failures += check_exactly_once(report, killed=killer is not None)
     report.failures += tally.failures
     if not report.finished and not any("phase cap" in f for f in report.failures):
         report.failures.append(f"the game did not finish (status {game_obj.status})")
     return report
+
+
+def replace_flagged(*, game, master, policy: Policy, bots: list, quiet: set[int], standby: list, base_url: str,
+                    tally: Tally, rng: random.Random, report: GameReport, log: Callable[[str], None],
+                    label: str) -> None:
+    """Every living seat of ``game`` flagged "needs replacement" gets a standby bot while ``standby`` (``(user,
+    token)`` pairs) lasts: the bot finds the seat on the standby board (``GET /api/standby/``) and volunteers over
+    HTTP (``POST /api/games/<id>/standby/<seat>/volunteer/``); the master approves (the service, as the master's
+    side of the setup does); the new bot replaces the old one in ``bots`` and plays from now on."""
+    from gm.core.models_life import SeatStatus, Volunteer
+    from gm.core.services import ServiceError, replacements
+
+    flagged = list(SeatStatus.objects.filter(game=game, flagged_at__isnull=False, seat__alive=True)
+                   .values_list("seat_id", flat=True))
+    for seat_id in flagged:
+        if not standby:
+            return
+        index = next((i for i, b in enumerate(bots) if b.seat_id == seat_id), None)
+        if index is None:
+            continue
+        user, token = standby.pop(0)
+        bot = policy.make_bot(base_url=base_url, game_id=game.pk, index=bots[index].index, token=token,
+                              rng=random.Random(rng.random()), tally=tally)
+        ok, board = bot.attempt("standby board", "GET", "/api/standby/")
+        if not ok or not any(row.get("seat") == seat_id for row in board):
+            tally.fail(f"seat {seat_id} is flagged but not on the standby board: {board}")
+            continue
+        ok, _body = bot.attempt("volunteer", "POST", f"/api/games/<id>/standby/{seat_id}/volunteer/")
+        offer = Volunteer.objects.filter(seat_id=seat_id, user=user, withdrawn_at__isnull=True,
+                                         approved_at__isnull=True).first()
+        if not ok or offer is None:
+            continue
+        try:
+            replacements.volunteer_approve(game=game, actor=master, volunteer_id=offer.pk)
+        except ServiceError as exc:
+            tally.fail(f"approving the volunteer for seat {seat_id} was refused: {exc}")
+            continue
+        bot.seat_id = seat_id
+        log(f"  {bots[index].name} went quiet: replaced by a standby bot ({user.get_username()}) in {label}")
+        bots[index] = bot
+        quiet.discard(index)
+        report.replaced += 1
 
 
 def _wait_resolved(phase, *, timeout: float) -> None:

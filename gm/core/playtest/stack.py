@@ -58,7 +58,7 @@ class Stack:
         self.web_workers, self.web_threads = web_workers, web_threads
         self.env = {**os.environ, **env, "CELERY_TASK_DEFAULT_QUEUE": queue,
                     "GM_SWEEP_INTERVAL": str(sweep_interval), "GM_RESOLVING_TIMEOUT": str(resolving_timeout),
-                    "GM_OVERDUE_AFTER": "3600", "PYTHONUNBUFFERED": "1"}
+                    "GM_OVERDUE_AFTER": "3600", "GM_ACTIVITY_INTERVAL": "1", "PYTHONUNBUFFERED": "1"}
         self.web: Process | None = None
         self.worker: Process | None = None
         self.beat: Process | None = None

@@ -11,6 +11,12 @@
 * :mod:`~gm.core.services.phases` — deadlines and resolution (claim, resolve, sweep);
 * :mod:`~gm.core.services.master` — the master's actions on the clock (extend, pause, resume, resolve now).
 
+The long-game features (issue 23, per-game options on ``GameLife``), imported by module path
+(``from gm.core.services import grids``): :mod:`~gm.core.services.outage` (outage protection of the sweep),
+:mod:`~gm.core.services.grids` (deadline grids, the reminder lead table), :mod:`~gm.core.services.iso` (ISO, phase
+index, vote history), :mod:`~gm.core.services.early_ends` (hammer, "done"), :mod:`~gm.core.services.anonymity`
+(aliases, secret ballot), :mod:`~gm.core.services.graveyard`.
+
 Everything public is re-exported here: ``from gm.core import services; services.order_submit(...)``. The modules
 import downward only (base → resolution → review → phases → master; games, orders and thread on base); the
 Celery tasks (:mod:`gm.core.tasks`) call the services and the services find the tasks by name

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.conf import settings
@@ -126,9 +126,12 @@ def phase_open(game: Game, spec: PhaseSpec, *, ordinal: int, now: datetime,
     is ``spec.duration`` seconds later, or the game's duration for its kind; the game's status becomes ``setup`` or
     ``running`` (the caller saves the game). Schedules the phase's deadline task after commit. Its
     ``core.phase_opened`` entry is saved here, or appended unsaved to ``log`` (the caller inserts it with others).
-    Call it with the game row locked; the database refuses a second unresolved phase of one game."""
+    Call it with the game row locked; the database refuses a second unresolved phase of one game. The game's deadline
+    grid (``services.grids``: fixed time of day, quiet hours, blocked dates) moves the deadline where it may fall."""
+    from .grids import phase_deadline  # the grid reads the game's options; it builds on this module
+
     seconds = spec.duration if spec.duration is not None else game.duration_for(spec.kind)
-    deadline = now + timedelta(seconds=seconds)
+    deadline = phase_deadline(game, kind=spec.kind, now=now, seconds=seconds)
     phase = Phase.objects.create(
         game=game,
         ordinal=ordinal,

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from .. import registry, signals
 from ..engine import Event, RuleViolation
 from ..models import Game, LogEntry, Phase, Seat
+from .anonymity import assign
 from .base import (
     Clock,
     ServiceError,
@@ -139,7 +140,10 @@ def seat_join(*, game: Game, user, display_name: str) -> Seat:
         if len(seats) >= game.game_module.max_seats:
             raise ServiceError(_("The game is full."), code="full")
         position = max((s.position for s in seats), default=-1) + 1
-        return Seat.objects.create(game=game, user=user, display_name=display_name, position=position)
+        seat = Seat.objects.create(game=game, user=user, display_name=display_name, position=position)
+        assign(game)  # an anonymous game: the seat is known by an alias from the start (issue 23)
+        seat.refresh_from_db(fields=["display_name"])
+        return seat
 
 
 def seat_leave(*, game: Game, user) -> None:
@@ -165,6 +169,7 @@ def game_start(*, game: Game, actor, clock: Clock = timezone.now) -> Phase:
         if game.status != Game.Status.SIGNUP:
             raise ServiceError(_("Only a game with open signups can be started."), code="state")
         module = game.game_module
+        assign(game)  # an anonymous game: every seat has its alias before anything is dealt or shown
         seats = list(game.seats.order_by("position"))
         if len(seats) < module.min_seats:
             raise ServiceError(

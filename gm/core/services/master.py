@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Game, LogEntry, Phase
 from .base import Clock, ServiceError, audit_write, require_master, schedule_deadline
+from .grids import keep
 from .phases import phase_claim, phase_resolve
 
 
@@ -55,10 +56,12 @@ def phase_extend(*, game: Game, actor, minutes: int, reason: str = "", phase_id:
         now = clock()
         if phase.deadline <= now and game.paused_at is None:
             raise ServiceError(_("The deadline has already passed; the phase is being resolved."), code="late")
-        new_deadline = phase.deadline + timedelta(minutes=minutes)
+        # The deadline grid is kept: the extended deadline goes on to the next grid point, out of quiet hours and
+        # blocked dates; the cap counts what the deadline really moves.
+        new_deadline = keep(game, phase.deadline + timedelta(minutes=minutes), kind=phase.kind)
         cap = settings.GM_MAX_EXTENSION
         used = (phase.deadline - phase.base_deadline).total_seconds()
-        if used + minutes * 60 > cap:
+        if used + (new_deadline - phase.deadline).total_seconds() > cap:
             raise ServiceError({"minutes": [
                 _("A phase may be extended by at most %(cap)s min in all; %(left)s min are left.")
                 % {"cap": int(cap // 60), "left": int(max(0, cap - used) // 60)}
@@ -109,7 +112,7 @@ def game_resume(*, game: Game, actor, reason: str = "", clock: Clock = timezone.
         game.save(update_fields=["paused_at"])
         data: dict[str, Any] = {"paused_seconds": round(paused_for.total_seconds())}
         if phase is not None:
-            phase.deadline += paused_for
+            phase.deadline = keep(game, phase.deadline + paused_for, kind=phase.kind)  # the grid is kept
             phase.base_deadline += paused_for
             phase.overdue_at = None
             phase.save(update_fields=["deadline", "base_deadline", "overdue_at"])

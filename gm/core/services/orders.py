@@ -189,25 +189,29 @@ def order_submit(*, phase: Phase, user, payload: Any, base_version: int | None =
             phase=phase, seat=seat, version=_next_version(phase, seat), payload=clean, submitted_by=user,
             created_at=now,
         )
-        _close_if_complete(phase, rows, module, info, now)
+        if not _close_if_complete(phase, rows, module, info, now):
+            from .early_ends import hammer_check  # the hammer option (issue 23); it builds on this module
+
+            hammer_check(phase=phase, seats=rows, voter=seat, now=now)
         return order
 
 
-def _close_if_complete(phase: Phase, seats: list[Seat], module: GameModule, info: PhaseInfo, now: datetime) -> None:
+def _close_if_complete(phase: Phase, seats: list[Seat], module: GameModule, info: PhaseInfo, now: datetime) -> bool:
     """Bring ``phase``'s deadline forward to ``now`` when the module says everyone it waits for has answered
     (:meth:`GameModule.phase_complete`); it then resolves once through the deadline task and the sweep, like any
-    due phase. Called under the phase row lock, after the order is stored."""
+    due phase. Called under the phase row lock, after the order is stored. Returns whether it closed the phase."""
     if type(module).phase_complete is GameModule.phase_complete or phase.game.paused_at is not None:
-        return
+        return False
     if phase.deadline <= now or not module.phase_complete(
         state=phase.game.state, phase=info, orders=latest_orders(phase, seats)
     ):
-        return
+        return False
     Phase.objects.filter(pk=phase.pk, status=Phase.Status.OPEN).update(deadline=now)
     phase.deadline = now
     LogEntry.objects.create(game_id=phase.game_id, phase=phase, visibility="public", kind="core.closed_early",
                             created_at=now)
     schedule_deadline(phase, now=now)
+    return True
 
 
 def order_withdraw(*, phase: Phase, user, base_version: int | None = None, clock: Clock = timezone.now) -> Order:

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from ..models import Game, LogEntry, Phase
 from .base import Clock, latest_orders, task
+from .outage import outage_recover, sweep_succeeded
 from .resolution import canonical_json, phase_snapshot, resolution_apply, resolution_data, run_engine
 from .review import hold, publish_due
 
@@ -159,7 +160,12 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
 
 
 def phase_resolve_due(*, phase_id: int, clock: Clock = timezone.now) -> Phase | None:
-    """Claim ``phase_id`` if it is due and resolve it; ``None`` if it was not ours to resolve."""
+    """Claim ``phase_id`` if it is due and resolve it; ``None`` if it was not ours to resolve (also when an automatic
+    extension moved its deadline instead: ``extensions.extend_if_owed``, issue 23)."""
+    from .extensions import extend_if_owed
+
+    if extend_if_owed(phase_id=phase_id, clock=clock):
+        return None
     token = phase_claim(phase_id=phase_id, clock=clock)
     if token is None:
         return None
@@ -169,12 +175,14 @@ def phase_resolve_due(*, phase_id: int, clock: Clock = timezone.now) -> Phase | 
 @dataclass
 class SweepReport:
     """What one sweep did: ids of phases it ``resolved``, ``reclaimed`` from dead workers, flagged ``overdue``, and
-    whose held result it ``published`` (review before publishing, ``gm.core.review``)."""
+    whose held result it ``published`` (review before publishing, ``gm.core.review``); ``outage``: the id of the
+    :class:`~gm.core.models.Outage` it recovered from first, if any."""
 
     resolved: list[int] = field(default_factory=list)
     reclaimed: list[int] = field(default_factory=list)
     overdue: list[int] = field(default_factory=list)
     published: list[int] = field(default_factory=list)
+    outage: int | None = None
 
 
 def phases_sweep(*, clock: Clock = timezone.now, limit: int = 100) -> SweepReport:
@@ -183,9 +191,13 @@ def phases_sweep(*, clock: Clock = timezone.now, limit: int = 100) -> SweepRepor
     Flags phases more than ``GM_OVERDUE_AFTER`` seconds past their deadline (an error log line and
     ``Phase.overdue_at``, shown on the master's page), reclaims phases stuck in ``resolving``, and claims and
     resolves every due phase, and publishes held results whose auto-publish time has passed, at most ``limit`` of
-    each per sweep.
+    each per sweep. First of all, after an outage (the last successful sweep older than ``GM_OUTAGE_AFTER``),
+    :func:`~gm.core.services.outage.outage_recover` moves the deadlines that fell in the gap; the sweep records its
+    success at the end.
     """
     report = SweepReport()
+    recovered = outage_recover(clock=clock)
+    report.outage = recovered.pk if recovered is not None else None
     now = clock()
     live = Q(game__paused_at__isnull=True, game__status__in=[Game.Status.RUNNING, Game.Status.SETUP])
     overdue_before = now - timedelta(seconds=settings.GM_OVERDUE_AFTER)
@@ -213,4 +225,5 @@ def phases_sweep(*, clock: Clock = timezone.now, limit: int = 100) -> SweepRepor
         if phase_resolve_due(phase_id=phase_id, clock=clock) is not None:
             report.resolved.append(phase_id)
     report.published = publish_due(clock=clock, limit=limit)
+    sweep_succeeded(clock=clock)
     return report

@@ -15,11 +15,12 @@ from gm.core.engine import GameModule
 
 from .api import orders as order_api
 from .engine import game as rules
-from .engine import master_edit, opening, thread_rules
+from .engine import master_edit, opening, thread_rules, veche
 from .engine.state import MIN_PLAYERS
 from .forms import options as option_forms
 from .selectors import orders as order_selectors
 from .selectors import player_needs
+from .selectors import veche as veche_selectors
 from .services import rooms as room_services
 from .texts import AUDIT_ACTIONS, MESSAGES, NAME, PHASE_KINDS, group_label, render_event, winner_label
 from .texts import orders as order_texts
@@ -139,6 +140,16 @@ class ForumMafiaModule(GameModule):
         return room_services.comment_help(game=game, viewer=viewer)
 
     # -- the module kit: order options, playtest bots, demo games ---------------------------------------------
+    has_hammer = True
+    #: FM-9.7.H1 [house]: a dead avenger still speaks in the thread, so the dead may not read everything.
+    forbidden_options = ("dead_see_everything",)
+
+    def hammer(self, *, state, phase, seats, orders):
+        return veche.day_hammer(phase_kind=phase.kind, seats=seats, orders=orders)
+
+    def vote_history_url(self, *, game_id, kind, number):
+        return veche_selectors.vote_history_url(game_id=game_id, kind=kind, number=number)
+
     def order_options(self, *, game, viewer):
         return order_api.order_options(game=game, viewer=viewer)
 

@@ -54,6 +54,10 @@ class OnuwModule(GameModule):
         return engine.validate_order(state, kind=phase.kind, sid=str(seat.id), payload=payload,
                                      order=engine.seat_order(seats) or list(state["dealt"]))
 
+    def has_legal_action(self, *, state, phase, seat, seats=()):
+        return engine.has_action(state, kind=phase.kind, sid=str(seat.id),
+                                 order=engine.seat_order(seats) or list(state["dealt"]))
+
     def resolve(self, *, state, phase, seats, orders, rng):
         return engine.resolve(state=state, kind=phase.kind, seats=seats, orders=orders, rng=rng)
 

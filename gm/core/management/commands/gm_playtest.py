@@ -10,7 +10,8 @@ must use the same database; its worker and beat resolve the deadlines).
 ``--seeds 1-20`` plays one game per seed (the nightly run: ``bin/playtest-nightly``). ``--kill-worker K`` SIGKILLs
 the worker K times in all, each time while a phase is being resolved, and starts a new one. ``--redis-outage
 SECONDS`` runs the stack on a private ``redis-server`` and stops it for that long during the second phase (forum
-Mafia's first night).
+Mafia's first night). ``--flaky-players N``: N bots go quiet after the first phase; the site prods them and flags
+their seats, standby bots volunteer from the standby board and the master approves them (issue 23).
 
 Prints per game: phases, deaths per phase, winner, resolution time per phase, refused requests by reason, and the
 exactly-once checks. Exit status 0 when every game ended with a winner and every check held, 1 otherwise.
@@ -58,10 +59,13 @@ class Command(BaseCommand):
         parser.add_argument("--redis-outage", type=float, default=0, metavar="SECONDS",
                             help="run on a private redis-server and stop it this long during the first night")
         parser.add_argument("--log-dir", help="where the spawned processes' logs go (default: a temporary dir)")
+        parser.add_argument("--flaky-players", type=int, default=0, metavar="N",
+                            help="N bots go quiet after the first phase: prodded, flagged and replaced by standby "
+                                 "bots (issue 23; an activity-option hour lasts one deadline)")
 
     def handle(self, *args, game: str, players: int | None, seed: int, seeds: str | None, deadline: float,
                base_url: str | None, phase_cap: int, kill_worker: int, redis_outage: float, log_dir: str | None,
-               verbosity: int = 1, **options):
+               verbosity: int = 1, flaky_players: int = 0, **options):
         from gm.core import registry
         from gm.core.playtest.runner import WorkerKiller, play_game, policy_for
         from gm.core.playtest.stack import PrivateRedis, Stack
@@ -91,7 +95,7 @@ class Command(BaseCommand):
         previous_queue = None
         try:
             if not base_url:
-                env = {}
+                env = {"GM_ACTIVITY_HOUR": str(deadline)} if flaky_players else {}
                 if redis_outage:
                     redis = PrivateRedis(logs).start()
                     env["CELERY_BROKER_URL"] = redis.url
@@ -115,7 +119,8 @@ class Command(BaseCommand):
             for number in games:
                 report = play_game(game=game, base_url=base_url, players=players, seed=number, deadline=deadline,
                                    phase_cap=phase_cap, log=say, on_game=game_ids.append, killer=killer,
-                                   outage=outage, resolve_timeout=60 + (30 if kill_worker else 0))
+                                   outage=outage, resolve_timeout=60 + (30 if kill_worker else 0),
+                                   flaky=flaky_players)
                 reports.append(report)
                 for line in report.lines():
                     self.stdout.write(line)

@@ -9,12 +9,13 @@ from rest_framework import permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from gm.core import visibility
 from gm.core.api.serializers import OrderTargetSerializer
 from gm.core.services import ServiceError
 from gm.core.web import game_or_404
 
 from ..engine import veche
-from ..selectors.veche import int_or_none, parse_at, public_votes, veche_phase, voting_phase
+from ..selectors.veche import int_or_none, parse_at, public_votes, secret_ballot, veche_phase, voting_phase
 from ..services import signup as services
 
 MODULE = "forum_mafia"
@@ -144,7 +145,9 @@ class VecheView(APIView):
         phase = veche_phase(game, _day_param(request))
         if phase is None:
             raise ServiceError(_("There is no Veche yet: it meets by day (FM-7.1)."), code="not_found")
-        return Response(FmVecheSerializer(public_votes(phase, at)).data)
+        viewer = visibility.viewer_for(request.user, game)
+        return Response(FmVecheSerializer(secret_ballot(public_votes(phase, at), game=game, phase=phase,
+                                                        viewer=viewer)).data)
 
 
 class VecheVoteView(APIView):
@@ -172,4 +175,6 @@ class VecheVoteView(APIView):
                                  punishment=values["punishment"], prosecutor_bonus=values["prosecutor_bonus"],
                                  keep=values["keep"], base_version=values["base_version"])
         phase.refresh_from_db()
-        return Response(FmVecheSerializer(public_votes(phase)).data)
+        viewer = visibility.viewer_for(request.user, game)
+        return Response(FmVecheSerializer(secret_ballot(public_votes(phase), game=game, phase=phase,
+                                                        viewer=viewer)).data)

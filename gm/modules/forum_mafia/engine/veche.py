@@ -146,6 +146,31 @@ def tally(*, seats: Sequence[SeatInfo], votes: Mapping[int, Mapping[str, Any]],
     return result
 
 
+def hammer(*, seats: Sequence[SeatInfo], votes: Mapping[int, Mapping[str, Any]]) -> int | None:
+    """FM-7.H1 **[house]** (the ``hammer`` option): the seat id of the character whose public vote strength (FM-7.3,
+    the live count of :func:`tally`: secret ``negotiation`` not counted) is more than half of the strength of all
+    living characters (each at his FM-7.3 strength, a declared prosecutor's +2 included), else ``None``. Peace never
+    hammers, and nothing does with only two characters alive (FM-7.4)."""
+    living = [s for s in seats if s.alive]
+    if len(living) <= 2:
+        return None
+    total = sum(strength(s, votes.get(s.id) or {}) for s in living)
+    count = tally(seats=seats, votes=votes)
+    top = count["candidates"][0] if count["candidates"] else None
+    if top is not None and top["strength"] * 2 > total:
+        return top["seat"]
+    return None
+
+
+def day_hammer(*, phase_kind: str, seats: Sequence[SeatInfo], orders: Mapping[int, Any]) -> int | None:
+    """FM-7.H1 **[house]** for the core's ``hammer`` hook: :func:`hammer` over the day's stored vote orders (seat id
+    → order payload, as the core passes them); ``None`` outside a day."""
+    if phase_kind != "day":
+        return None
+    votes = {sid: o["vote"] for sid, o in orders.items() if isinstance(o, Mapping) and o.get("vote")}
+    return hammer(seats=seats, votes=votes)
+
+
 def explain(count: Mapping[str, Any], seats: Sequence[SeatInfo]) -> list[tuple[str, dict]]:
     """Why the count ``count`` (a :func:`tally` result) stands as it does, as ``(code, params)`` facts the shell puts
     into words, in this order:

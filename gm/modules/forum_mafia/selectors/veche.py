@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
@@ -139,6 +140,20 @@ def public_votes(phase: Phase, at: datetime | None = None) -> dict:
             "times": sorted(set(times)), "result": _result(phase), "standing": standing(count, seats)}
 
 
+def secret_ballot(count: dict, *, game: Game, phase: Phase, viewer) -> dict:
+    """The count as ``viewer`` (a ``gm.core.visibility.Viewer``) may read it: in a game with the core's secret ballot
+    (issue 23) and a day still open, the tally without voters — strengths, peace and the standing stay; who voted
+    for whom, the history and its times go (they are shown once the day is resolved). Otherwise ``count``
+    unchanged."""
+    from gm.core.services.anonymity import ballot_hidden
+
+    if not ballot_hidden(game, phase, viewer):
+        return count
+    tally = {**count["tally"], "votes": [],
+             "candidates": [{**c, "voters": []} for c in count["tally"]["candidates"]]}
+    return {**count, "tally": tally, "history": [], "times": [], "secret": True}
+
+
 def _role_name(seat: SeatInfo) -> str:
 
     return public_role_name(seat.data.get("public_role"))
@@ -238,3 +253,11 @@ def voting_phase(game: Game, phase_id: Any) -> Phase:
 def int_or_none(raw: Any) -> int | None:
     raw = str(raw or "")
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
+
+
+def vote_history_url(*, game_id: int, kind: str, number: int) -> str:
+    """The Veche's own vote history of day ``number`` (FM-7.1: votes and their changes are public), for the core's
+    phase index; ``""`` for a phase that is not a day."""
+    if kind != "day":
+        return ""
+    return reverse("forum_mafia:veche", args=[game_id]) + f"?day={number}"

@@ -23,6 +23,7 @@ from gm.core import services as core
 from gm.core.engine import PhaseSpec
 from gm.core.models import Game, LogEntry, Phase, Seat
 from gm.core.services import Clock, ServiceError
+from gm.core.services.anonymity import assign as assign_aliases
 
 from ..engine import table
 from ..engine.roles import CUSTOM, MAFIA, PUBLIC_ROLE_BY_SLUG, SECRET_ROLES
@@ -176,6 +177,9 @@ def game_setup_override(
                 data["lucky_redeals_left"] = 2
             seats.append(Seat.objects.create(game=game, user=player["user"], display_name=player["name"].strip(),
                                              position=position, alive=player.get("alive", True), data=data))
+        assign_aliases(game)  # an anonymous game (the core's option, issue 23): the seats get their aliases
+        for seat in seats:
+            seat.refresh_from_db(fields=["display_name"])
         mafia = [s.pk for s in seats if s.data["faction"] == MAFIA]
         core.add_groups(game, {MAFIA_GROUP: mafia})
         for seat in seats:  # FM-3.1: each mafioso knows the others (his role card), as after a deal

@@ -35,7 +35,7 @@ from gm.core.web import error_messages, game_or_404
 
 from ..engine import abilities, veche
 from ..engine.state import ROLE_PROVENANCES
-from ..selectors.veche import int_or_none, parse_at, public_votes, veche_phase, voting_phase
+from ..selectors.veche import int_or_none, parse_at, public_votes, secret_ballot, veche_phase, voting_phase
 from ..services import signup as services
 from ..texts import describe_vote, punishment_name
 
@@ -83,7 +83,7 @@ def veche_panel(*, game: Game, viewer: visibility.Viewer, at: datetime | None = 
     phase = veche_phase(game, day)
     if phase is None:
         return {}
-    count = public_votes(phase, at)
+    count = secret_ballot(public_votes(phase, at), game=game, phase=phase, viewer=viewer)
     seat = viewer.seat
     names = page_memo.seat_names(game)
     panel: dict[str, Any] = {

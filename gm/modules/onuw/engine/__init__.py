@@ -21,7 +21,7 @@ from __future__ import annotations
 from .day import deaths, resolve_day, victory
 from .events import core_events, learned, seat_order, seat_refs, with_learned
 from .night import knowledge, resolve_doppelganger, resolve_night
-from .orders import validate_copy, validate_night, validate_order, validate_vote
+from .orders import has_action, validate_copy, validate_night, validate_order, validate_vote
 from .resolution import resolve
 from .roles import acting_role, doppelganger_seat, effective, night_choice, team, wakers
 from .series import series_standings
@@ -52,7 +52,8 @@ from .state import (
 __all__ = [
     "BOX", "CENTER", "CHOOSING", "MAX_PLAYERS", "MIN_PLAYERS", "OPTION_KEYS", "RECOMMENDED_3", "RECOMMENDED_EXTRA",
     "ROLES", "SERIES_TOKENS", "TANNER", "WAKE_ORDER", "WEREWOLF_TEAM", "Ev", "OnuwError", "SeatData", "State",
-    "acting_role", "check_roles", "core_events", "deal", "deaths", "doppelganger_seat", "effective", "fail",
+    "acting_role", "has_action", "check_roles", "core_events", "deal", "deaths", "doppelganger_seat", "effective",
+    "fail",
     "initial_state", "knowledge", "learned", "night_choice", "own_seat_data", "recommended_roles", "resolve",
     "resolve_day", "resolve_doppelganger", "resolve_night", "seat_order", "seat_refs", "series_standings", "setup",
     "team", "validate_copy", "validate_night", "validate_options", "validate_order", "validate_vote", "victory",

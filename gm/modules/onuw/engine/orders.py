@@ -120,3 +120,14 @@ def validate_order(state: Mapping[str, Any], *, kind: str, sid: str, payload: Ma
     except OnuwError as exc:
         raise violation(exc) from None
     raise RuleViolation([RuleError(_("This phase takes no orders."))])
+
+
+def has_action(state: Mapping[str, Any], *, kind: str, sid: str, order: Sequence[str]) -> bool:
+    """Whether seat ``sid`` has anything to order in a phase of ``kind`` (the core's automatic extensions never wait
+    for a seat without one): the dealt doppelganger in his step (ON-14), a card that chooses at night (ON-4: seer,
+    robber, troublemaker, drunk, a lone werewolf, a doppelganger who copied one), everyone at the day vote (ON-6)."""
+    if kind == "doppelganger":
+        return state["dealt"].get(sid) == "doppelganger"
+    if kind == "night":
+        return night_choice(state, sid, order) is not None
+    return kind == "day"
