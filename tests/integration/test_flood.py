@@ -93,7 +93,8 @@ def test_order_changes_per_seat(rates, running_game, players, frozen):
     assert api(client_for(players[0]), "post", url, {"phase": phase_id, "payload": {"number": 3}})[0] == 201
 
 
-def test_private_messages_have_their_own_lower_limit(rates, table):  # noqa: F811
+def test_private_messages_have_their_own_lower_limit(rates, frozen, table):  # noqa: F811
+    # the clock is frozen: with the real one a minute could turn between the posts and reset the count
     rates(post=10, private=2)
     for i in range(2):
         table.post("Boris", f'[private="Dmitri"]{SECRET} {i}[/private]')
