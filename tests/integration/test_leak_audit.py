@@ -156,8 +156,10 @@ class Audit:
                 values[name] = list(Post.objects.filter(game=game).values_list("pk", flat=True)) or [0]
             elif name == "signup_id":
                 values[name] = list(Signup.objects.values_list("pk", flat=True)) or [0]
-            elif name == "author":  # ISO pages (issue 23): every seat's, and the master's
-                values[name] = [*game.seats.order_by("position").values_list("pk", flat=True), "master"]
+            elif name == "author":  # ISO pages (issue 23): every seat that posted, one that did not, the master's
+                posted = set(Post.objects.filter(game=game, seat__isnull=False).values_list("seat", flat=True))
+                seats = list(game.seats.order_by("position").values_list("pk", flat=True))
+                values[name] = [*sorted(posted), *[pk for pk in seats if pk not in posted][:1], "master"]
             elif name == "seat_id":  # the owner's seat (the master's console acts on one seat)
                 values[name] = list(game.seats.order_by("position").values_list("pk", flat=True)[:1]) or [0]
             elif name == "room":

@@ -190,6 +190,7 @@ def test_the_board_and_the_console_part_in_both_languages(frozen, master, make_u
     assert not problems, problems
 
 
+@pytest.mark.soak  # minutes of 2.5-second deadlines; bin/playtest-soak runs it
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_playtest_flaky_players_are_prodded_and_replaced_by_standby_bots(tmp_path, settings, card_collection):
