@@ -26,9 +26,10 @@ class Notification(models.Model):
     ``result`` (one private log entry — seat or group — addressed to this user; ``entry`` set), ``private_message``
     (``body`` is the text, for the recipient only), ``room_invitation`` (``data["group"]`` is the room's group
     slug), ``deadline_reminder`` (``phase`` is the open phase), ``prod`` (the player has been quiet for the game's
-    ``prod_after``: ``data["hours"]``), ``channel_disabled`` (``gm.chatpush``: one of the user's chat or push channels
-    failed too often and was disabled: ``data["channel"]``, ``data["failures"]``, ``data["url"]`` its settings page; ``game`` is the game of the message
-    that failed last). ``key`` de-duplicates: one row per ``(user, key)``
+    ``prod_after``: ``data["hours"]``), ``channel_disabled`` (``gm.chatpush``: one of the user's chat or push
+    channels failed too often and was disabled: ``data["channel"]``, ``data["failures"]``, ``data["url"]`` its
+    settings page; ``game`` is the game of the message that failed last). ``key`` de-duplicates: one row per
+    ``(user, key)``
     when ``key`` is not empty, so a task run twice adds nothing.
     """
 

@@ -243,7 +243,8 @@ def seat_told(*, entry_ids, clock: Clock = timezone.now) -> list[Delivery]:
         if not visibility.may_see_entry(visibility.viewer_for(user, game), entry):
             continue
         created += queue(user=user, game=game, event=RESULTS, key=f"told:{entry.pk}", now=now,
-                         url=f"{game.get_absolute_url()}#log-{entry.pk}", render=lambda: texts.told(game=game.title))
+                         url=f"{game.get_absolute_url()}#log-{entry.pk}",
+                         render=lambda game=game: texts.told(game=game.title))
     return created
 
 
