@@ -41,6 +41,9 @@ def resolve_round(game, players, frozen) -> Phase:
 
 
 def json_channel(user, endpoint, events=None, path=None) -> Channel:
+    from accounts.models import Profile
+
+    Profile.objects.update_or_create(user=user, defaults={"language": "en"})
     return channels.channel_add_apprise(user=user, url=endpoint.url(path or f"/u{user.pk}", scheme="json"),
                                         events=list(EVENTS) if events is None else events)
 
