@@ -60,7 +60,9 @@ def recipient_locale(user) -> Iterator[None]:
 
 
 def channels_for(user, event: str) -> list[Channel]:
-    """``user``'s enabled channels that receive ``event``."""
+    """``user``'s enabled channels that receive ``event`` (none for a deactivated account)."""
+    if not getattr(user, "is_active", False):
+        return []
     return [c for c in Channel.objects.filter(user=user, enabled=True) if event in (c.events or [])]
 
 

@@ -178,3 +178,15 @@ def test_vapid_key_command_prints_a_usable_pair(capsys):
 
 def test_every_event_has_a_label():
     assert set(DEFAULT_EVENTS) <= set(EVENTS) and len(EVENTS) == 7
+
+
+def test_account_deletion_removes_channels_and_export_lists_them(players, browser):
+    from accounts.services import account_delete, personal_data
+
+    channels.channel_add_apprise(user=players[0], url=DISCORD, label="Team", events=[RESULTS])
+    channels.channel_add_webpush(user=players[0], subscription=good_subscription(browser))
+    exported = personal_data(user=players[0])["chat_channels"]
+    assert [(c["kind"], c["label"], c["events"]) for c in exported][0] == ("apprise", "Team", [RESULTS])
+    assert DISCORD not in json.dumps(exported)  # addresses are not exported
+    account_delete(user=players[0])
+    assert not Channel.objects.filter(user=players[0]).exists()

@@ -10,8 +10,16 @@ import re
 import pytest
 from django.utils import translation
 
-from gm.chatpush.models import DEADLINE, EVENTS, MENTION, PHASE_OPENED, PRIVATE_MESSAGE, PROD, RESULTS, YOUR_MOVE
-from gm.chatpush.models import Delivery
+from gm.chatpush.models import (
+    DEADLINE,
+    EVENTS,
+    MENTION,
+    PHASE_OPENED,
+    PROD,
+    RESULTS,
+    YOUR_MOVE,
+    Delivery,
+)
 from gm.chatpush.services import channels, fanout
 from gm.chatpush.tasks import deliver_task
 from gm.core import services, tasks, visibility
