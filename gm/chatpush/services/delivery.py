@@ -72,9 +72,12 @@ def send_apprise(channel: Channel, delivery: Delivery) -> Sent:
     client = apprise.Apprise()
     if not client.add(channel.target):
         return Sent(False, "the address is no longer valid", permanent=True)
-    with apprise.LogCapture(level=logging.WARNING) as captured:
-        ok = client.notify(title=delivery.title, body=_text(delivery), body_format=apprise.NotifyFormat.TEXT)
-        log = captured.getvalue()
+    try:
+        with apprise.LogCapture(level=logging.WARNING) as captured:
+            ok = client.notify(title=delivery.title, body=_text(delivery), body_format=apprise.NotifyFormat.TEXT)
+            log = captured.getvalue()
+    except Exception as exc:  # a plugin's bug or a network error it did not catch: retried like any failure
+        return Sent(False, type(exc).__name__)
     lines = [line.strip() for line in log.splitlines() if line.strip()]
     return Sent(bool(ok), "" if ok else (lines[-1] if lines else "the service refused the message")[:500])
 

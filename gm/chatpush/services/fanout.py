@@ -262,9 +262,9 @@ def deadline_sweep(*, clock: Clock = timezone.now, limit: int = 200) -> list[Del
     """Deadline warnings (``deadline``), following the inbox's reminders (``gm.inbox``'s ``PhaseReminder``: the
     master's or the deadline grid's lead time, once per phase and seat).
 
-    For each reminded seat of an open phase whose deadline is still ahead and which still has not acted
-    (``gm.inbox.services.seats_to_remind``): one warning per phase *and deadline* — the same warning is never sent
-    twice; when the deadline moved (an extension, a pause) a new one is sent that says so. All warnings of a game
+    For each reminded seat of an open phase of a running, unpaused game whose deadline is still ahead and which
+    still has not acted (``gm.inbox.services.seats_to_remind``): one warning per phase *and deadline* — the same
+    warning is never sent twice; when the deadline moved (an extension, a pause) a new one is sent that says so. All warnings of a game
     share one collapse key (:func:`deadline_collapse`): a Web Push notification replaces the previous one, and an
     older warning still waiting for its retry is dropped. The push service keeps it until the deadline (``ttl``).
     ``limit`` caps the phases looked at per sweep."""
@@ -273,7 +273,8 @@ def deadline_sweep(*, clock: Clock = timezone.now, limit: int = 200) -> list[Del
 
     now = clock()
     phase_ids = list(PhaseReminder.objects.filter(phase__status=Phase.Status.OPEN, phase__deadline__gt=now,
-                                                  phase__game__status=Game.Status.RUNNING)
+                                                  phase__game__status=Game.Status.RUNNING,
+                                                  phase__game__paused_at__isnull=True)
                      .values_list("phase_id", flat=True).distinct()[:limit])
     created = []
     for phase in Phase.objects.filter(pk__in=phase_ids).select_related("game").order_by("deadline"):
