@@ -264,10 +264,10 @@ def deadline_sweep(*, clock: Clock = timezone.now, limit: int = 200) -> list[Del
 
     For each reminded seat of an open phase of a running, unpaused game whose deadline is still ahead and which
     still has not acted (``gm.inbox.services.seats_to_remind``): one warning per phase *and deadline* — the same
-    warning is never sent twice; when the deadline moved (an extension, a pause) a new one is sent that says so. All warnings of a game
-    share one collapse key (:func:`deadline_collapse`): a Web Push notification replaces the previous one, and an
-    older warning still waiting for its retry is dropped. The push service keeps it until the deadline (``ttl``).
-    ``limit`` caps the phases looked at per sweep."""
+    warning is never sent twice; when the deadline moved (an extension, a pause) a new one is sent that says so.
+    All warnings of a game share one collapse key (:func:`deadline_collapse`): a Web Push notification replaces the
+    previous one, and an older warning still waiting for its retry is dropped. The push service keeps it until the
+    deadline (``ttl``). ``limit`` caps the phases looked at per sweep."""
     from gm.inbox.models import PhaseReminder
     from gm.inbox.services import seats_to_remind
 
