@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -23,6 +24,7 @@ class Recorded:
     path: str
     headers: dict[str, str]
     body: bytes
+    received: float = 0.0  # time.monotonic() on arrival
 
 
 @dataclass
@@ -52,7 +54,7 @@ def _handler(state: FakeEndpoint):
             body = self.rfile.read(length)
             with state.lock:
                 state.requests.append(Recorded("POST", self.path, {k.lower(): v for k, v in self.headers.items()},
-                                               body))
+                                               body, time.monotonic()))
                 if state.fail_always or state.fail_next > 0:
                     state.fail_next = max(0, state.fail_next - 1)
                     status = state.fail_status
