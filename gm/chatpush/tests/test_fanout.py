@@ -228,3 +228,22 @@ def test_from_the_core_signal_to_the_endpoint(frozen, running_game, players, end
     titles = sorted(m["title"] for m in received(endpoint, players[0]))
     assert any("is over" in t for t in titles) and any("your move" in t for t in titles)
     assert Delivery.objects.filter(status=Delivery.Status.SENT).count() == len(titles)
+
+
+def test_game_start_and_posts_reach_channels_through_the_signals(signup_game, master, players, endpoint, eager,
+                                                                 settings, django_capture_on_commit_callbacks):
+    """``game_started`` (on commit of the start) and ``post_created`` (after the post committed) → the receivers'
+    tasks → the endpoint: the first phase and "your move", then a mention."""
+    # The deadline task runs eagerly too: with one countdown for the whole round it finds the phase not due and
+    # stops (a capped countdown would "hop" forever when eager).
+    settings.GM_ETA_MAX = 10 * HOUR
+    link_all(players[:2], endpoint)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_start(game=signup_game, actor=master)
+    signup_game.refresh_from_db()
+    titles = [m["title"] for m in received(endpoint, players[0])]
+    assert any("has begun" in t for t in titles) and any("your move" in t for t in titles)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.post_create(game=signup_game, user=players[1], body="What do you say, @Seat0?")
+    assert received(endpoint, players[0])[-1]["title"] == f"{signup_game.title}: Seat1 mentioned you"
+    assert not any("mentioned" in m["title"] for m in received(endpoint, players[1]))
