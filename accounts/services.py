@@ -24,7 +24,8 @@ def deleted_username(user_id: int) -> str:
 def account_delete(*, user) -> list[int]:
     """Anonymise ``user``'s account: he can no longer log in (inactive, unusable password, API token revoked,
     every session invalidated by the password change), his e-mail addresses, names, avatar, messenger identifiers
-    and notification settings are wiped, and his login name becomes :func:`deleted_username`.
+    and notification settings (his chat and push channels too) are wiped, and his login name becomes
+    :func:`deleted_username`.
 
     The row itself stays: game history (seats, posts, orders, audit entries) keeps pointing at it and is shown
     under each seat's character name, or ``deleted-player-<id>`` where the profile name was used. In every game
@@ -34,6 +35,7 @@ def account_delete(*, user) -> list[int]:
     """
     from allauth.account.models import EmailAddress
 
+    from gm.chatpush.models import Channel
     from gm.inbox.models import NotificationSettings
 
     User = get_user_model()
@@ -56,6 +58,7 @@ def account_delete(*, user) -> list[int]:
     EmailAddress.objects.filter(user=user).delete()
     Token.objects.filter(user=user).delete()
     NotificationSettings.objects.filter(user=user).delete()
+    Channel.objects.filter(user=user).delete()  # chat webhooks and push subscriptions: his tokens, his devices
     user.username = deleted_username(user.pk)
     user.email = ""
     user.first_name = ""
@@ -75,7 +78,10 @@ def personal_data(*, user) -> dict:
     display name, messengers, language, time zone), ``mastered_games`` (id, title, module, status), ``seats``
     (per game: the seat as its player may see it through the visibility layer — his own secrets only, never
     another seat's — and the order versions of his seat he may read) and ``posts`` (every post he wrote, with the
-    private part as its author may read it). Dates are ISO 8601 strings."""
+    private part as its author may read it) and ``chat_channels`` (his chat and push channels, without their
+    addresses). Dates are ISO 8601 strings."""
+    from gm.chatpush.models import Channel
+
     profile = Profile.objects.filter(user=user).first()
     data = {
         "profile": {
@@ -91,6 +97,10 @@ def personal_data(*, user) -> dict:
             for g in Game.objects.filter(master=user).order_by("pk")],
         "seats": [],
         "posts": [],
+        "chat_channels": [
+            {"kind": c.kind, "label": c.label, "events": c.events, "enabled": c.enabled,
+             "created_at": c.created_at.isoformat()}
+            for c in Channel.objects.filter(user=user)],
     }
     for seat in Seat.objects.filter(user=user).select_related("game").order_by("game_id"):
         game = seat.game

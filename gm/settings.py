@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "cards",
     "gm.core",
     "gm.inbox",
+    "gm.chatpush",
 ]
 # Game modules: a module is a package with a ``module.py`` exposing ``MODULE``; Django-app modules are also
 # installed so their templates, migrations and static files are found. GM_EXTRA_MODULES lets tests (and the
@@ -313,6 +314,27 @@ CELERY_BEAT_SCHEDULE = {
     "gm-activity-sweep": {"task": "gm.core.tasks.activity_sweep_task", "schedule": GM_ACTIVITY_INTERVAL},
     "gm-inbox-deadline-reminders": {"task": "gm.inbox.tasks.reminders_sweep_task", "schedule": GM_REMINDER_INTERVAL},
 }
+
+# Chat and push notifications (gm.chatpush, issue 24; docs/notifications.md). Attempts per message, the first retry's
+# wait doubling up to the cap (seconds), failures in a row that disable a channel, seconds a push service keeps a
+# message and one HTTP call may take. GM_CHATPUSH_APPRISE_SERVICES: the apprise protocols users may link;
+# GM_CHATPUSH_ALLOW_LOCAL lets targets be on local addresses and push endpoints plain http (tests, development).
+# Web Push needs a VAPID key pair: `manage.py gm_vapid_keys` prints one; GM_WEBPUSH_VAPID_SUBJECT is a mailto: or
+# https: contact for the push services.
+GM_CHATPUSH_MAX_ATTEMPTS = env.int("GM_CHATPUSH_MAX_ATTEMPTS", default=5)
+GM_CHATPUSH_BACKOFF = env.float("GM_CHATPUSH_BACKOFF", default=30.0)
+GM_CHATPUSH_BACKOFF_MAX = env.float("GM_CHATPUSH_BACKOFF_MAX", default=3600.0)
+GM_CHATPUSH_DISABLE_AFTER = env.int("GM_CHATPUSH_DISABLE_AFTER", default=5)
+GM_CHATPUSH_TTL = env.int("GM_CHATPUSH_TTL", default=86400)
+GM_CHATPUSH_TIMEOUT = env.float("GM_CHATPUSH_TIMEOUT", default=10.0)
+GM_CHATPUSH_APPRISE_SERVICES = env.list("GM_CHATPUSH_APPRISE_SERVICES",
+                                        default=["discord", "slack", "tgram", "matrix", "matrixs"])
+GM_CHATPUSH_ALLOW_LOCAL = env.bool("GM_CHATPUSH_ALLOW_LOCAL", default=False)
+GM_WEBPUSH_VAPID_PRIVATE_KEY = env.str("GM_WEBPUSH_VAPID_PRIVATE_KEY", default="")
+GM_WEBPUSH_VAPID_PUBLIC_KEY = env.str("GM_WEBPUSH_VAPID_PUBLIC_KEY", default="")
+GM_WEBPUSH_VAPID_SUBJECT = env.str("GM_WEBPUSH_VAPID_SUBJECT", default=GM_SECURITY_CONTACT)
+CELERY_BEAT_SCHEDULE["gm-chatpush-deadline-warnings"] = {"task": "gm.chatpush.tasks.deadline_sweep_task",
+                                                         "schedule": GM_REMINDER_INTERVAL}
 
 # Operations: /health/ fails when a live phase is this many minutes past its deadline; the Celery ping needs a
 # broker that broadcasts (not kombu's filesystem transport). /metrics answers the loopback address or a request

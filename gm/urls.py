@@ -30,6 +30,7 @@ urlpatterns = [
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("", include("gm.inbox.urls")),
     path("api/", include("gm.inbox.api_urls")),
+    path("", include("gm.chatpush.urls")),
     path("api/", include("gm.core.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up code as a script file, not inline (script-src 'self').

@@ -26,7 +26,10 @@ class Notification(models.Model):
     ``result`` (one private log entry — seat or group — addressed to this user; ``entry`` set), ``private_message``
     (``body`` is the text, for the recipient only), ``room_invitation`` (``data["group"]`` is the room's group
     slug), ``deadline_reminder`` (``phase`` is the open phase), ``prod`` (the player has been quiet for the game's
-    ``prod_after``: ``data["hours"]``). ``key`` de-duplicates: one row per ``(user, key)``
+    ``prod_after``: ``data["hours"]``), ``channel_disabled`` (``gm.chatpush``: one of the user's chat or push
+    channels failed too often and was disabled: ``data["channel"]``, ``data["failures"]``, ``data["url"]`` its
+    settings page; ``game`` is the game of the message that failed last). ``key`` de-duplicates: one row per
+    ``(user, key)``
     when ``key`` is not empty, so a task run twice adds nothing.
     """
 
@@ -37,6 +40,7 @@ class Notification(models.Model):
         ROOM_INVITATION = "room_invitation", _("room invitation")
         DEADLINE_REMINDER = "deadline_reminder", _("deadline reminder")
         PROD = "prod", _("prod")
+        CHANNEL_DISABLED = "channel_disabled", _("notification channel disabled")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")

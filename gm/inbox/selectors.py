@@ -97,6 +97,11 @@ def present(notes: Iterable[Notification], user) -> list[Notification]:
 
             note.title = _("%(game)s: we miss you") % params
             note.text = prod_text(hours=note.data.get("hours", ""))
+        elif kind == Notification.Kind.CHANNEL_DISABLED:
+            note.title = _("Notification channel “%(channel)s” disabled") % {"channel": note.data.get("channel", "")}
+            note.text = _("It failed %(count)s times in a row. Check it and enable it again on your profile.") % {
+                "count": note.data.get("failures", "")}
+            url = note.data.get("url") or url
         else:  # pragma: no cover - a kind added without a renderer
             note.title, note.text = game.title, ""
         note.url = url
