@@ -197,6 +197,7 @@ def thread_context(request, game: Game, viewer: visibility.Viewer, *, form: Post
         "page_numbers": list(paginator.get_elided_page_range(page_obj.number, on_each_side=2, on_ends=1)),
         "form": form,
         "can_post": can_post,
+        "closed": "" if can_post else visibility.thread_closed(viewer),  # the module closed it (BV-14.8)
         "notice": notice,
         "viewer": viewer,
         "comment_help": game.game_module.comment_help(game=game, viewer=viewer) if can_post else None,

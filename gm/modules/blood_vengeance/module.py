@@ -69,6 +69,9 @@ class BloodVengeanceModule(GameModule):
     def may_post(self, seat_data, alive):
         return engine.may_post(seat_data, alive)
 
+    def thread_closed(self, *, state, phase, seat):
+        return texts.thread_closed_text(engine.thread_closed(state, phase=phase, sid=str(seat.id)))
+
     def player_needs(self, *, game, phase, seat, payload):
         return selectors.player_needs(game=game, phase=phase, seat=seat, payload=payload)
 

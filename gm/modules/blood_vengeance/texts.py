@@ -9,6 +9,8 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from .engine import CLOSED_RULES
+
 NAME = _("Mafia: Blood Vengeance")
 PHASE_KINDS = {"night": _("Night %(number)s"), "defence": _("Defence %(number)s"),
                "verdict": _("Verdict %(number)s"), "arbiter": _("Arbiter %(number)s"),
@@ -96,6 +98,12 @@ NEED_VOTED = _("%(phase)s: your vote is in; you may change it until the deadline
 NEED_ACT = _("%(phase)s: use your ability.")
 NEED_ACTED = _("%(phase)s: your order is in; you may change it until the deadline.")
 NEED_NOTHING = _("%(phase)s: nothing for you to do; wait for the night.")
+#: Why the thread is closed to a player (``engine.thread_closed``), each with its rule ID.
+THREAD_CLOSED = {
+    "light": _("The thread is closed in the light time: everyone sleeps in silence until nightfall."),
+    "secrets": _("Vampire secrets: no discussion tonight, the thread is closed."),
+    "defence": _("During the defence only the tied players speak."),
+}
 
 
 def role_name(slug: str) -> str:
@@ -293,3 +301,11 @@ def refusal_text(code: str) -> str:
     from .engine import REFUSALS
 
     return gettext(REFUSALS.get(code, code))
+
+
+def thread_closed_text(code: str | None) -> str:
+    """Why the thread is closed (``engine.thread_closed``: a key of :data:`THREAD_CLOSED`) in the reader's language
+    with its rule ID (``engine.CLOSED_RULES``); ``""`` for ``None`` (open)."""
+    if code is None:
+        return ""
+    return f"{gettext(THREAD_CLOSED[code])} ({CLOSED_RULES[code]})"
