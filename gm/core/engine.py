@@ -171,10 +171,12 @@ class PrivateSent:
 @dataclass(frozen=True)
 class SignupConsent:
     """A text a player must accept to take a seat (``GameModule.signup_consents``): ``key`` (a slug, what the API's
-    ``accept`` list names), ``label`` (the checkbox's words), ``text`` (the full text shown above it; plain text,
-    paragraphs separated by blank lines) and ``rule`` (the rule ID that asks for it, shown with a refusal)."""
+    ``accept`` list names), ``title`` (the text's heading), ``label`` (the checkbox's words), ``text`` (the full
+    text shown above it; plain text, paragraphs separated by blank lines) and ``rule`` (the rule ID that asks for it,
+    shown with a refusal)."""
 
     key: str
+    title: Any
     label: Any
     text: Any = ""
     rule: str = ""

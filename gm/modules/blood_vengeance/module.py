@@ -72,6 +72,9 @@ class BloodVengeanceModule(GameModule):
     def thread_closed(self, *, state, phase, seat):
         return texts.thread_closed_text(engine.thread_closed(state, phase=phase, sid=str(seat.id)))
 
+    def signup_consents(self, options):
+        return texts.signup_consents(asked=engine.asks_code_of_honour(options))
+
     def player_needs(self, *, game, phase, seat, payload):
         return selectors.player_needs(game=game, phase=phase, seat=seat, payload=payload)
 

@@ -165,8 +165,42 @@ def roles_in_play(game: Game, viewer: visibility.Viewer) -> list[str]:
     return [role_name(r) for r in entry.data.get("roles", [])]
 
 
+def previous_series_game(game: Game) -> Game | None:
+    """BV-12.3, BV-15.12: the game of ``game``'s series (same ``series`` option) that finished last before ``game``
+    started (or before now, when it has not), other than ``game``; ``None`` outside a series or for its first game."""
+    series = (game.options or {}).get("series")
+    if not series:
+        return None
+    games = Game.objects.filter(module=SLUG, status=Game.Status.FINISHED, options__series=series).exclude(pk=game.pk)
+    if game.started_at is not None:
+        games = games.filter(finished_at__lte=game.started_at)
+    return games.order_by("-finished_at", "-pk").first()
+
+
+def series_silenced(game: Game) -> list[tuple[int, str]]:
+    """BV-15.12: ``(user id, display name)`` of the players silenced when the previous game of ``game``'s series
+    ended (:func:`previous_series_game`), in its ring order: they start ``game`` silenced."""
+    previous = previous_series_game(game)
+    if previous is None:
+        return []
+    silenced = set((previous.state or {}).get("silenced") or [])
+    return [(s.user_id, s.display_name) for s in previous.seats.order_by("position")
+            if str(s.pk) in silenced and s.user_id is not None]
+
+
+def enchantable_seats(game: Game) -> list[tuple[str, str]]:
+    """BV-15.12: ``(seat id string, display name)`` of the players the master may silence now (``engine.enchantable``:
+    the living not yet silenced, and in a series the dead too); empty without the variant."""
+    state = game.state or {}
+    if not state.get("options"):
+        return []
+    allowed = set(engine.enchantable(state))
+    return [(pk, name) for pk, name in seat_order(game) if pk in allowed]
+
+
 def series_context(game: Game) -> dict | None:
-    """BV-12.3: the points of every player of the game's series (finished games with the same ``series`` option)."""
+    """BV-12.3: the points of every player of the game's series (finished games with the same ``series`` option), and
+    who starts the series' next game silenced (BV-15.12: silenced at the end of its last finished game)."""
     series = (game.options or {}).get("series")
     if not series:
         return None
@@ -184,7 +218,12 @@ def series_context(game: Game) -> dict | None:
         per_game.append(row)
     totals = engine.series_table(per_game)
     standings = sorted(((names[u], n) for u, n in totals.items() if isinstance(u, int)), key=lambda r: (-r[1], r[0]))
-    return {"name": series, "games": len(per_game), "standings": standings}
+    silenced: list[str] = []
+    if games:
+        last = list(games)[-1]
+        marked = set((last.state or {}).get("silenced") or [])
+        silenced = [s.display_name for s in sorted(last.seats.all(), key=lambda s: s.position) if str(s.pk) in marked]
+    return {"name": series, "games": len(per_game), "standings": standings, "silenced": silenced}
 
 
 def player_needs(*, game: Game, phase: Phase, seat, payload) -> list[Need] | None:

@@ -19,7 +19,7 @@ from gm.core import services as core
 from gm.core.models import Game, Order, Phase, Seat
 from gm.core.services import Clock, ServiceError
 
-from . import engine
+from . import engine, selectors
 from .texts import refusal_text, role_name
 
 
@@ -141,3 +141,25 @@ def declare_hunters_win(*, game: Game, actor, reason: Any, clock: Clock = timezo
         core.log_write(entries)
         core.audit_write(game=game, actor=actor, action="bv_hunters_win", reason=text, phase=phase, now=now)
         return game
+
+
+def carry_series_silence(*, game: Game) -> list[Seat]:
+    """BV-15.12: at the start of a game of a series, silence the players who were silenced when the series' previous
+    game ended (``selectors.series_silenced``, matched by user): the state's ``silenced``, their seats' data, and one
+    public line naming them. Runs inside the core's ``game_start`` transaction (its ``game_started`` signal, the game
+    row locked, no phase open yet), writing ``game.state`` in place for ``game_start`` to save. Returns the seats
+    silenced (none outside a series)."""
+    carried = {user_id for user_id, _name in selectors.series_silenced(game)}
+    if not carried:
+        return []
+    seats = list(Seat.objects.filter(game=game).order_by("position"))
+    chosen = [s for s in seats if s.user_id in carried]
+    state, events = engine.carry_silence(game.state, seats=[core.seat_info(s) for s in seats],
+                                         sids=[str(s.pk) for s in chosen])
+    game.state = state
+    for seat in chosen:
+        seat.data = {**seat.data, "silenced": True}
+        seat.save(update_fields=["data"])
+    now = game.started_at or timezone.now()
+    core.log_write([core.log_entry(game, None, e, now) for e in events])
+    return chosen

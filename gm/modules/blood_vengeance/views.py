@@ -60,12 +60,7 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         if game.status == Game.Status.FINISHED and "won" in own:
             ctx["my_result"] = {"won": own["won"], "points": own.get("points", 0)}
     if viewer.is_master and game.status == Game.Status.RUNNING:  # BV-10.1, BV-15.12: the master's actions
-        state = game.state or {}
-        ctx["master"] = {
-            "enchant": [(pk, name) for pk, name in selectors.seat_order(game)
-                        if pk not in (state.get("dead") or []) and pk not in (state.get("silenced") or [])]
-            if (state.get("options") or {}).get("enchanted") else [],
-        }
+        ctx["master"] = {"enchant": selectors.enchantable_seats(game)}
     if game.status == Game.Status.FINISHED:
         entry = visibility.log_entries(viewer).filter(kind="bv.victory").first()
         ctx["victory"] = render_event(entry.kind, entry.data) if entry else ""

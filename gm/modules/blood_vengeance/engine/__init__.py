@@ -23,10 +23,12 @@ from .light import gathering_members, legal_targets, resolve_light
 from .night import entitled_players, has_vote, open_night, resolve_night_round, total_weight, variant_on, weight
 from .orders import validate_action, validate_order
 from .resolution import (
+    carry_silence,
     check_options,
     check_order,
     declare_hunters,
     enchant,
+    enchantable,
     master_set_alive,
     resolve,
     setup,
@@ -72,11 +74,11 @@ from .state import (
     violation,
 )
 from .table import acts, apply_changes, normalise_table
-from .thread import CLOSED_RULES, thread_closed
+from .thread import CLOSED_RULES, asks_code_of_honour, thread_closed
 from .victory import die, points, winner
 
 __all__ = [
-    "CLOSED_RULES", "CODES", "COUNTS",
+    "CLOSED_RULES", "CODES", "COUNTS", "asks_code_of_honour", "carry_silence", "enchantable",
     "check_options", "check_order", "declare_hunters", "enchant", "master_set_alive", "start",
     "DURATIONS", "GATHERING", "LORDS", "MAX_PLAYERS", "MIN_PLAYERS", "OPTION_KEYS", "PRESETS",
     "REFUSALS", "ROLES", "SIDES", "VARIANTS", "WARGS", "WEREWOLVES", "BvError", "Ev", "SeatData", "State", "acts",

@@ -1,4 +1,5 @@
-"""Who may post in the game thread, phase by phase (BV-14.2, BV-14.8, BV-5.6, BV-15.10, BV-7.6, BV-15.12). Pure.
+"""Who may post in the game thread, phase by phase (BV-14.2, BV-14.8, BV-5.6, BV-15.10, BV-7.6, BV-15.12), and when
+the players' code of honour is asked at signup (BV-15.15). Pure.
 
 The thread is the night's open discussion (BV-5.1): it is closed in the light time, where everyone sleeps in total
 silence (BV-6, BV-14.2); a `defence N` round lets only the tied speak (BV-5.2, BV-5.6); under vampire secrets there is
@@ -37,3 +38,9 @@ def thread_closed(state: Mapping[str, Any], *, phase: PhaseInfo | None, sid: str
     if kind == "defence" and sid not in [str(s) for s in state.get("tied") or []]:
         return "defence"
     return None
+
+
+def asks_code_of_honour(options: Mapping[str, Any]) -> bool:
+    """BV-15.15: whether a player must accept the players' code of honour to sign up — when the master plays with
+    the spell of silence (``enchanted``, BV-15.12), the code's enforcement: the code is the law the spell punishes."""
+    return bool(options.get("enchanted"))

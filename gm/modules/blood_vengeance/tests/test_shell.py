@@ -29,7 +29,7 @@ def start(master, users, **options) -> Game:
                             options={"deal": DEAL, **options})
     core.game_open_signup(game=game, actor=master)
     for i, user in enumerate(users):
-        core.seat_join(game=game, user=user, display_name=f"P{i + 1}")
+        core.seat_join(game=game, user=user, display_name=f"P{i + 1}", accept=["code_of_honour"])  # BV-15.15
     core.game_start(game=game, actor=master)
     game.refresh_from_db()
     return game
