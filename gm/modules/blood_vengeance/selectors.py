@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from gm.core import visibility
 from gm.core.dashboard import ACT, DONE, IDLE, Need
 from gm.core.models import Game, Phase
-from gm.core.services import ServiceError
+from gm.core.services import ServiceError, violation_errors
 
 from . import engine
 from .texts import NEED_ACT, NEED_ACTED, NEED_NOTHING, NEED_VOTE, NEED_VOTED, departure_text, role_name, summary_text
@@ -124,7 +124,44 @@ def current_order(viewer: visibility.Viewer, phase: Phase | None):
 def setup_cards(game: Game) -> list[str] | None:
     """The role set a game in signup will deal, when it is known before the seats are: the master's ``roles``, a
     fixed ``deal``, or a preset at its own size (an unpicked "A or B" does not change the counts, BV-3.2)."""
-    options = game.options or {}
+    return options_cards(game.options or {})
+
+
+def setup_check(options: dict) -> dict:
+    """BV-2 / issue 21: the live check of a set-up the master is building on the "new game" page (``options`` as
+    the options form gives them): ``errors`` (every option fault, and BV-2.4's hard limits on the role set when it
+    is known: at most one lord, none of a special card twice, 6–39 players…, each with its rule ID), ``warnings``
+    (departures from BV-2.1–BV-2.3, allowed), ``summary`` (what players will read at signup), ``known`` (whether
+    the set is known before the seats are: a role list, a deal, a preset at its own size)."""
+    out: dict[str, Any] = {"errors": [], "warnings": [], "summary": "", "known": False}
+    table = default_table()
+    try:
+        clean = engine.validate_options(options, table=table)
+    except engine.BvError as exc:
+        out["errors"] = _messages(exc)
+        return out
+    cards = options_cards(clean)
+    if not cards:
+        return out
+    out["known"] = True
+    normal = engine.normalise_table(table)
+    try:
+        engine.check_counts(cards, normal, options=clean)
+    except engine.BvError as exc:
+        out["errors"] = _messages(exc)
+    if any(c not in normal for c in cards):
+        return out
+    out["warnings"] = [departure_text(w) for w in engine.departures(cards, normal, options=clean)]
+    out["summary"] = summary_text(engine.summary(cards, normal))
+    return out
+
+
+def _messages(exc: engine.BvError) -> list[str]:
+    return [m for msgs in violation_errors(engine.violation(exc)).values() for m in msgs]
+
+
+def options_cards(options: dict) -> list[str] | None:
+    """The role set validated ``options`` deal when it is known before the seats are (see :func:`setup_cards`)."""
     cards = options.get("roles") or options.get("deal")
     if cards:
         return list(cards)

@@ -11,7 +11,9 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.forms import BooleanField
 from django.http import HttpResponseRedirect
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -20,7 +22,7 @@ from gm.core.models import Game
 from gm.core.services import ServiceError
 
 from . import selectors, services
-from .forms import OrderForm, payload_from_post
+from .forms import OrderForm, options_fields, options_from_fields, payload_from_post
 from .texts import render_event, role_name, side_name, win_text
 
 
@@ -122,3 +124,24 @@ def hunters_win(request, pk: int):
     return web.post_action(request, lambda: services.declare_hunters_win(game=game, actor=request.user,
                                                                          reason=request.POST.get("reason")),
                            redirect_to=game.get_absolute_url(), success=_("The hunters are declared the winners."))
+
+
+#: The "new game" page names the module's option fields ``opt_<name>`` (``gm.core.forms``).
+OPTION_PREFIX = "opt_"
+
+
+@login_required
+def setup_check(request):
+    """GET: BV-2's live check of the set-up the master is building on the "new game" page (its option fields,
+    ``opt_<name>``, sent by htmx as he types): the summary players will read, the hard limits broken (errors, each
+    with its rule ID) and the departures from the recommended table (warnings) — an HTML fragment for the roles
+    field's check box (:class:`.forms.RolesInput`). Writes nothing."""
+    fields = options_fields()
+    values: dict[str, Any] = {}
+    for name, field in fields.items():
+        raw = request.GET.get(OPTION_PREFIX + name)
+        if raw is None:
+            continue
+        values[name] = raw not in ("", "off", "false", "0") if isinstance(field, BooleanField) else raw
+    check = selectors.setup_check(options_from_fields(values))
+    return render(request, "blood_vengeance/_setup_check.html", {"check": check})
