@@ -378,6 +378,18 @@ class GameModule:
         raise RuleViolation([RuleError(_("This game has no private messages."), field="body")])
 
     # -- shell hooks -------------------------------------------------------------------------------------
+    def bench_figures(self, *, master: Any, quick: bool) -> Mapping[str, float]:
+        """The module's own figures for ``manage.py gm_bench``, measured in the same run as the core's (so they
+        compare on one machine under one load), on the benchmark's scratch database: plain numbers under keys
+        prefixed with the module's short name. ``master`` may host games; ``quick``: tiny sizes (the test suite).
+        Default: none (Blood Vengeance: a 20-player night's resolution, issue 21)."""
+        return {}
+
+    def bench_goals_missed(self, figures: Mapping[str, float]) -> Sequence[str]:
+        """The module's benchmark goals that ``figures`` (the whole ``gm_bench`` run: every module's figures) misses,
+        in words; empty when every goal is met. Default: none."""
+        return ()
+
     def signup_consents(self, options: Mapping[str, Any]) -> Sequence[SignupConsent]:
         """The texts a player must accept to sign up for a game with these (validated) ``options``, in the reader's
         language: the core's join form shows each with a required checkbox and ``seat_join`` refuses a signup that

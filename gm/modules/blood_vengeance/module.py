@@ -97,7 +97,17 @@ class BloodVengeanceModule(GameModule):
     def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
         return texts.render_event(kind, data)
 
-    # -- bots, demo ---------------------------------------------------------------------------------------------
+    # -- bots, demo, benchmarks ---------------------------------------------------------------------------------
+    def bench_figures(self, *, master, quick):
+        from .bench import figures
+
+        return figures.bench_figures(master=master, quick=quick)
+
+    def bench_goals_missed(self, figures):
+        from .bench.figures import goals_missed
+
+        return goals_missed(figures)
+
     def order_options(self, *, game, viewer):
         return selectors.order_options(game=game, viewer=viewer)
 
