@@ -18,13 +18,27 @@ from django.utils.translation import gettext as _
 
 from gm.core import visibility
 from gm.core.dashboard import ACT, DONE, IDLE, Need
+from gm.core.engine import PhaseInfo
 from gm.core.models import Game, Phase
 from gm.core.services import ServiceError, violation_errors
 
 from . import engine
-from .texts import NEED_ACT, NEED_ACTED, NEED_NOTHING, NEED_VOTE, NEED_VOTED, departure_text, role_name, summary_text
+from .models import HuntersPost
+from .texts import (
+    NEED_ACT,
+    NEED_ACTED,
+    NEED_NOTHING,
+    NEED_VOTE,
+    NEED_VOTED,
+    departure_text,
+    role_name,
+    summary_text,
+    thread_closed_text,
+)
 
 SLUG = "blood_vengeance"
+#: The hunters' group (BV-4.1), whose members share the hunters' room (BV-14.2).
+HUNTERS = "faction:hunters"
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -333,3 +347,30 @@ def order_options(*, game: Game, viewer) -> dict:
         "why_not": "" if choices else _("Nothing to choose in this phase."),
         "targets": targets, "choices": choices, "groups": groups,
     }
+
+
+def hunters_room(viewer: visibility.Viewer) -> dict | None:
+    """BV-4.1, BV-14.2: the hunters' room as ``viewer`` sees it, or ``None`` when he may not read it (only the members
+    of the hunters' group, the master, and everyone after the game: ``visibility.group_members``; no room without the
+    group, e.g. under lone hunters). ``members`` (names), ``posts`` (``author``, ``body`` plain text, ``created_at``,
+    ``phase`` label), ``may_post`` and ``closed`` (why he may not write now, with the rule ID; ``""`` for the master
+    and readers who are not members)."""
+    members = visibility.group_members(viewer, HUNTERS)
+    if not members:
+        return None
+    game = viewer.game
+    rows = (HuntersPost.objects.filter(game=game).select_related("seat", "phase").order_by("created_at", "pk"))
+    module = game.game_module
+    posts = [{"author": p.seat.display_name if p.seat is not None else "—", "body": p.body, "created_at": p.created_at,
+              "phase": module.phase_label(p.phase.kind, p.phase.number) if p.phase is not None else ""}
+             for p in rows]
+    closed = ""
+    mine = viewer.seat is not None and any(s.pk == viewer.seat.pk for s in members)
+    if mine and game.status == Game.Status.RUNNING:
+        phase = open_phase(game)
+        info = (PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+                if phase is not None and phase.status == Phase.Status.OPEN else None)
+        closed = thread_closed_text(engine.hunters_room_closed(game.state or {}, phase=info,
+                                                               sid=str(viewer.seat.pk)))
+    return {"members": [s.display_name for s in members], "posts": posts,
+            "may_post": mine and game.status == Game.Status.RUNNING and not closed, "closed": closed}

@@ -109,6 +109,9 @@ THREAD_CLOSED = {
     "light": _("The thread is closed in the light time: everyone sleeps in silence until nightfall."),
     "secrets": _("Vampire secrets: no discussion tonight, the thread is closed."),
     "defence": _("During the defence only the tied players speak."),
+    "room_night": _("The hunters' room is open only in the light time, for the gathering."),
+    "dead": _("The dead are silent."),
+    "silenced": _("You are under the spell of silence."),
 }
 
 

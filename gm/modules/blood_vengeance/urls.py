@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/<int:pk>/bv/order/", views.order, name="order"),
     path("games/<int:pk>/bv/enchant/", views.enchant, name="enchant"),
     path("games/<int:pk>/bv/hunters-win/", views.hunters_win, name="hunters_win"),
+    path("games/<int:pk>/bv/hunters-room/", views.hunters_post, name="hunters_post"),
     # Before a game exists: the live check of the set-up the master is building on the "new game" page (BV-2).
     path("games/new/bv/setup-check/", views.setup_check, name="setup_check"),
 ]

@@ -37,6 +37,7 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         "warnings": selectors.setup_warnings(game) if game.status == Game.Status.SIGNUP and viewer.is_master
         else [],
         "series": selectors.series_context(game),
+        "hunters_room": selectors.hunters_room(viewer) if game.status != Game.Status.SIGNUP else None,
     }
     if viewer.seat is not None and game.status in (Game.Status.RUNNING, Game.Status.FINISHED):
         own = game.game_module.own_seat_data(viewer.seat.data)
@@ -145,3 +146,15 @@ def setup_check(request):
         values[name] = raw not in ("", "off", "false", "0") if isinstance(field, BooleanField) else raw
     check = selectors.setup_check(options_from_fields(values))
     return render(request, "blood_vengeance/_setup_check.html", {"check": check})
+
+
+@require_POST
+@login_required
+def hunters_post(request, pk: int):
+    """POST a message (``body``) in the hunters' room (BV-14.2; :func:`.services.hunters_post`); refusals shown with
+    their reason, nothing saved."""
+    game = visibility.game_or_404(request.user, pk, module="blood_vengeance")
+    return web.post_action(request, lambda: services.hunters_post(game=game, user=request.user,
+                                                                  body=request.POST.get("body")),
+                           redirect_to=f"{game.get_absolute_url()}#bv-hunters",
+                           success=_("Your message is in the hunters' room."))

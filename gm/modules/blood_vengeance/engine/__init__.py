@@ -74,11 +74,11 @@ from .state import (
     violation,
 )
 from .table import acts, apply_changes, normalise_table
-from .thread import CLOSED_RULES, asks_code_of_honour, thread_closed
+from .thread import CLOSED_RULES, asks_code_of_honour, hunters_room_closed, thread_closed
 from .victory import die, points, winner
 
 __all__ = [
-    "CLOSED_RULES", "CODES", "COUNTS", "asks_code_of_honour", "carry_silence", "enchantable",
+    "CLOSED_RULES", "CODES", "COUNTS", "asks_code_of_honour", "carry_silence", "enchantable", "hunters_room_closed",
     "check_options", "check_order", "declare_hunters", "enchant", "master_set_alive", "start",
     "DURATIONS", "GATHERING", "LORDS", "MAX_PLAYERS", "MIN_PLAYERS", "OPTION_KEYS", "PRESETS",
     "REFUSALS", "ROLES", "SIDES", "VARIANTS", "WARGS", "WEREWOLVES", "BvError", "Ev", "SeatData", "State", "acts",

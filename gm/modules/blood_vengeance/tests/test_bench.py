@@ -14,7 +14,7 @@ from ..bench import figures
 pytestmark = pytest.mark.django_db
 
 
-def test_BV_14_2_bench_a_night_resolves_with_a_query_count_independent_of_players(master):
+def test_bench_a_night_resolves_with_a_query_count_independent_of_players(master):
     twenty = figures.resolution(master, players=20, phases=1)
     six = figures.resolution(master, players=6, phases=1)
     for res in (twenty, six):
@@ -22,7 +22,7 @@ def test_BV_14_2_bench_a_night_resolves_with_a_query_count_independent_of_player
     assert twenty["queries"] > 0 and twenty["queries"] == six["queries"], (twenty, six)
 
 
-def test_BV_14_2_bench_figures_and_goals_in_the_gm_bench_run(master):
+def test_bench_figures_and_goals_in_the_gm_bench_run(master):
     module = registry.get("blood_vengeance")
     out = module.bench_figures(master=master, quick=True)
     assert set(out) == {f"bv_resolution_{n}p_{k}" for n in (20, 6) for k in ("ms_median", "ms_p95", "queries")}
