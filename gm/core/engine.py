@@ -169,6 +169,20 @@ class PrivateSent:
 
 
 @dataclass(frozen=True)
+class SignupConsent:
+    """A text a player must accept to take a seat (``GameModule.signup_consents``): ``key`` (a slug, what the API's
+    ``accept`` list names), ``title`` (the text's heading), ``label`` (the checkbox's words), ``text`` (the full
+    text shown above it; plain text, paragraphs separated by blank lines) and ``rule`` (the rule ID that asks for it,
+    shown with a refusal)."""
+
+    key: str
+    title: Any
+    label: Any
+    text: Any = ""
+    rule: str = ""
+
+
+@dataclass(frozen=True)
 class ViewerInfo:
     """Who looks, for ``GameModule.view``: ``kind`` is one of ``master``, ``player``, ``dead_player``,
     ``spectator``, ``anonymous``; ``seat`` the viewer's own seat id (players only); ``revealed`` is true once
@@ -344,6 +358,13 @@ class GameModule:
         (a seat at all, the game running)."""
         return alive
 
+    def thread_closed(self, *, state: Mapping[str, Any], phase: PhaseInfo | None, seat: SeatInfo) -> str:
+        """Why ``seat`` (a living player :meth:`may_post` lets speak) may not post in the thread during ``phase``
+        (the game's unresolved phase, also past its deadline; ``None`` between phases and after the end), in the
+        reader's language with the rule ID; ``""`` when the thread is open to him. The master always posts. Default:
+        always open (Blood Vengeance closes it by day and lets only the tied speak in a defence, BV-14.8)."""
+        return ""
+
     def check_private(
         self, *, state: Mapping[str, Any], phase: PhaseInfo | None, sender: SeatInfo, recipient: SeatInfo,
         seats: Sequence[SeatInfo], sent: Sequence[PrivateSent],
@@ -357,6 +378,25 @@ class GameModule:
         raise RuleViolation([RuleError(_("This game has no private messages."), field="body")])
 
     # -- shell hooks -------------------------------------------------------------------------------------
+    def bench_figures(self, *, master: Any, quick: bool) -> Mapping[str, float]:
+        """The module's own figures for ``manage.py gm_bench``, measured in the same run as the core's (so they
+        compare on one machine under one load), on the benchmark's scratch database: plain numbers under keys
+        prefixed with the module's short name. ``master`` may host games; ``quick``: tiny sizes (the test suite).
+        Default: none (Blood Vengeance: a 20-player night's resolution, issue 21)."""
+        return {}
+
+    def bench_goals_missed(self, figures: Mapping[str, float]) -> Sequence[str]:
+        """The module's benchmark goals that ``figures`` (the whole ``gm_bench`` run: every module's figures) misses,
+        in words; empty when every goal is met. Default: none."""
+        return ()
+
+    def signup_consents(self, options: Mapping[str, Any]) -> Sequence[SignupConsent]:
+        """The texts a player must accept to sign up for a game with these (validated) ``options``, in the reader's
+        language: the core's join form shows each with a required checkbox and ``seat_join`` refuses a signup that
+        does not accept every one. A module with its own ``signup_view`` shows and checks them itself. Default:
+        none (Blood Vengeance asks for the players' code of honour when the spell of silence is on, BV-15.15)."""
+        return ()
+
     def post_saved(self, post: Any, *, clock: Callable[[], Any]) -> None:
         """Shell hook: called inside the transaction that wrote a game-thread post or changed it by an edit
         (``post`` is the Django model, already saved; ``clock`` the service's clock), e.g. to read a proposal from

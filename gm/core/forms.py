@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -96,7 +96,23 @@ class GameCreateForm(forms.Form):
 
 
 class JoinForm(forms.Form):
+    """The core's signup: the character name, and one required checkbox ``accept_<key>`` per text the module asks
+    the player to accept (``consents``: the module's ``signup_consents`` for the game's options, BV-15.15)."""
+
     display_name = forms.CharField(label=_("Character name"), max_length=80)
+
+    def __init__(self, *args, consents: Sequence[Any] = (), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.consents = list(consents)
+        for consent in self.consents:
+            required = _("Accept it to sign up.") + (f" ({consent.rule})" if consent.rule else "")
+            self.fields[f"accept_{consent.key}"] = forms.BooleanField(
+                label=consent.label, required=True, error_messages={"required": required})
+
+    def join_data(self) -> dict:
+        """The keyword arguments of ``services.seat_join`` (call on a valid form): the name and ``accept``."""
+        return {"display_name": self.cleaned_data["display_name"],
+                "accept": [c.key for c in self.consents if self.cleaned_data.get(f"accept_{c.key}")]}
 
 
 def posted_version(data: Mapping[str, Any]) -> int | None:

@@ -494,8 +494,9 @@ class ScenarioRunner:
                    user_prefix: str = "scn", error_key: str = "players") -> Any:
         """A helper for :meth:`build`: create a game of :attr:`module` through the services (title and description
         from the file's ``title``/``description``, else named after the file), seat one scenario user per name of
-        ``names`` in that order, start it, and set ``self.game``, ``self.master``, ``self.seats`` (name → seat) and
-        ``self.ids`` (name → seat id). A refusal of any step raises :class:`ScenarioError` under ``error_key``."""
+        ``names`` in that order (each accepting the module's ``signup_consents``), start it, and set ``self.game``,
+        ``self.master``, ``self.seats`` (name → seat) and ``self.ids`` (name → seat id). A refusal of any step raises
+        :class:`ScenarioError` under ``error_key``."""
         from . import services as core
 
         try:
@@ -505,9 +506,11 @@ class ScenarioRunner:
                                                     f"Built by manage.py gm_scenario from {self.name}."),
                                     options=dict(options), rng_seed=seed)
             core.game_open_signup(game=game, actor=master)
+            # A scenario's players accept whatever the game asks at signup (a code of honour, BV-15.15).
+            consents = [c.key for c in game.game_module.signup_consents(game.options or {})]
             for i, name in enumerate(names, 1):
                 core.seat_join(game=game, user=scenario_user(unique_username(f"{user_prefix}-{i}"), name),
-                               display_name=name)
+                               display_name=name, accept=consents)
             core.game_start(game=game, actor=master)
         except core.ServiceError as exc:
             raise ScenarioError(error_key, str(exc)) from None

@@ -124,7 +124,8 @@ def _game_page(request, pk: int):
         "my_orders": my_orders,
         "current_order": my_orders[-1] if my_orders else None,
         "order_form": (module.order_form or OrderForm)(),
-        "join_form": JoinForm(),
+        "join_form": JoinForm(consents=module.signup_consents(game.options or {}))
+        if game.status == Game.Status.SIGNUP else JoinForm(),
         "console": console_context(game=game, viewer=viewer, phase=phase),
         "now": timezone.now(),
         "module_template": module.template_name,
@@ -197,6 +198,7 @@ def thread_context(request, game: Game, viewer: visibility.Viewer, *, form: Post
         "page_numbers": list(paginator.get_elided_page_range(page_obj.number, on_each_side=2, on_ends=1)),
         "form": form,
         "can_post": can_post,
+        "closed": "" if can_post else visibility.thread_closed(viewer),  # the module closed it (BV-14.8)
         "notice": notice,
         "viewer": viewer,
         "comment_help": game.game_module.comment_help(game=game, viewer=viewer) if can_post else None,
@@ -389,14 +391,15 @@ def game_start(request, pk: int):
 @require_POST
 @login_required
 def seat_join(request, pk: int):
-    """Take a seat (``services.seat_join``, the character name of :class:`JoinForm`); a module with its own
-    signup form sends the player there."""
+    """Take a seat (``services.seat_join``, the character name of :class:`JoinForm` and the texts the module asks
+    him to accept, ``signup_consents``); a module with its own signup form sends the player there."""
     game = _game_for(request, pk)
     if game.game_module.signup_view:
         messages.error(request, _("Sign up with this game's signup form."))
         return HttpResponseRedirect(reverse(game.game_module.signup_view, args=[game.pk]))
-    return _post_action(request, pk, lambda g, d: services.seat_join(game=g, user=request.user, **d), JoinForm,
-                        success=_("You have signed up."))
+    form = JoinForm(request.POST, consents=game.game_module.signup_consents(game.options or {}))
+    return web.post_action(request, lambda: services.seat_join(game=game, user=request.user, **form.join_data()),
+                           redirect_to=game.get_absolute_url(), success=_("You have signed up."), form=form)
 
 
 @require_POST

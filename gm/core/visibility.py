@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 
 from . import page_memo
-from .engine import SeatInfo, ViewerInfo
+from .engine import PhaseInfo, SeatInfo, ViewerInfo
 from .models import (
     AuditEntry,
     Game,
@@ -217,13 +217,39 @@ def post_revisions(viewer: Viewer, post: Post) -> QuerySet[PostRevision]:
 
 
 def may_post(viewer: Viewer) -> bool:
-    """Whether the viewer may write in the thread now (the master always; a player while the game runs and the
-    module lets his character speak, FM-1.4, FM-9.7). The services check it again on every write."""
+    """Whether the viewer may write in the thread now (the master always; a player while the game runs, the
+    module lets his character speak, FM-1.4, FM-9.7, and the module keeps the thread open to him in this phase,
+    :func:`thread_closed`). The services check it again on every write."""
     if viewer.is_master:
         return True
     if viewer.seat is None or viewer.game.status not in (Game.Status.RUNNING, Game.Status.FINISHED):
         return False
-    return bool(viewer.game.game_module.may_post(viewer.seat.data, viewer.seat.alive))
+    if not viewer.game.game_module.may_post(viewer.seat.data, viewer.seat.alive):
+        return False
+    return not seat_thread_closed(viewer.game, viewer.seat)
+
+
+def thread_closed(viewer: Viewer) -> str:
+    """Why the thread is closed now to a player who could otherwise post (a living seat of a running game whose
+    character the module lets speak): the module's ``GameModule.thread_closed`` (Blood Vengeance's day, BV-14.8), in
+    the reader's language, for the page to show instead of the reply form. ``""`` when it is open, and for everyone
+    who may not post for another reason (the master always may; spectators, the dead)."""
+    if viewer.is_master or viewer.seat is None or viewer.game.status != Game.Status.RUNNING:
+        return ""
+    if not viewer.game.game_module.may_post(viewer.seat.data, viewer.seat.alive):
+        return ""
+    return seat_thread_closed(viewer.game, viewer.seat)
+
+
+def seat_thread_closed(game: Game, seat: Seat) -> str:
+    """``GameModule.thread_closed`` for ``seat`` in the game's unresolved phase (``None`` once none is left); the
+    reason, or ``""`` when the thread is open to him. Used by the page, the API and the thread services alike."""
+    phase = page_memo.unresolved_phase(game) if game.status == Game.Status.RUNNING else None
+    info = (PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+            if phase is not None else None)
+    seat_data = SeatInfo(id=seat.pk, name=seat.display_name, position=seat.position, alive=seat.alive,
+                         data=seat.data or {})
+    return str(game.game_module.thread_closed(state=game.state or {}, phase=info, seat=seat_data) or "")
 
 
 def _author_name(post: Post) -> str:

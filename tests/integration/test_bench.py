@@ -25,6 +25,8 @@ KEYS = [
     "resolution_6p_queries", "sweep_interval_s", "lateness_p99_s", "order_submit_p95_ms",
     "game_page_queries_player", "game_page_queries_master", "game_page_queries_spectator",
     "game_page_ms_median_player", "worker_rss_mb_after_1000",
+    # Blood Vengeance's own figures in the same run (issue 21, GameModule.bench_figures)
+    "bv_resolution_20p_ms_median", "bv_resolution_20p_queries", "bv_resolution_6p_queries",
 ]
 
 

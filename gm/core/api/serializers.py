@@ -101,6 +101,10 @@ class OrderSubmitSerializer(OrderTargetSerializer):
 
 class JoinSerializer(serializers.Serializer):
     display_name = serializers.CharField(max_length=80)
+    accept = serializers.ListField(
+        child=serializers.CharField(max_length=60), required=False, default=list,
+        help_text=_("The keys of the texts the game asks its players to accept (e.g. a code of honour); a refusal "
+                    "without them lists them under “consents”."))
 
 
 class PostPrivateSerializer(serializers.Serializer):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -114,11 +114,14 @@ def game_close_signup(*, game: Game, actor, closed: bool = True) -> Game:
         return game
 
 
-def seat_join(*, game: Game, user, display_name: str) -> Seat:
+def seat_join(*, game: Game, user, display_name: str, accept: Collection[str] = ()) -> Seat:
     """Give ``user`` a seat at the end of the ring of a game in ``signup``.
 
-    Raises :class:`ServiceError` if signups are closed, the user already has a seat, the name is empty or taken,
-    or the module's seat limit is reached.
+    ``accept``: the keys of the module's ``signup_consents`` for the game's options that the player accepts (a
+    code of honour, BV-15.15); every one must be there. Raises :class:`ServiceError` if signups are closed, the user
+    already has a seat, the name is empty or taken, the module's seat limit is reached, or a consent is missing
+    (``invalid``, field ``accept``, each with its rule ID; the API's error body lists the consents under
+    ``consents``: ``key``, ``title``, ``label``, ``text``, ``rule``).
     """
     display_name = (display_name or "").strip()
     if not user or not user.is_authenticated:
@@ -139,11 +142,26 @@ def seat_join(*, game: Game, user, display_name: str) -> Seat:
             raise ServiceError({"display_name": [taken]})
         if len(seats) >= game.game_module.max_seats:
             raise ServiceError(_("The game is full."), code="full")
+        _check_consents(game, accept)
         position = max((s.position for s in seats), default=-1) + 1
         seat = Seat.objects.create(game=game, user=user, display_name=display_name, position=position)
         assign(game)  # an anonymous game: the seat is known by an alias from the start (issue 23)
         seat.refresh_from_db(fields=["display_name"])
         return seat
+
+
+def _check_consents(game: Game, accept: Collection[str]) -> None:
+    """Refuse a signup that does not accept every one of the module's ``signup_consents`` (``invalid``, field
+    ``accept``)."""
+    consents = list(game.game_module.signup_consents(game.options or {}))
+    given = {str(k) for k in accept or ()} if not isinstance(accept, str) else {accept}
+    missing = [c for c in consents if c.key not in given]
+    if missing:
+        raise ServiceError(
+            {"accept": [_("To sign up, accept: %(label)s") % {"label": c.label}
+                        + (f" ({c.rule})" if c.rule else "") for c in missing]},
+            extra={"consents": [{"key": c.key, "title": str(c.title), "label": str(c.label), "text": str(c.text),
+                                 "rule": c.rule} for c in consents]})
 
 
 def seat_leave(*, game: Game, user) -> None:

@@ -41,7 +41,8 @@ def _thread_text(body: Any, comment: Any, *, may_be_empty: bool = False) -> tupl
 def _poster_seat(game: Game, user) -> Seat | None:
     """The seat ``user`` posts with (``None`` for the master), or :class:`ServiceError` ``forbidden`` when he may not
     post now: not logged in; no seat (spectators read, FM-9.1); before the game runs (FM-1.4: signup and deck
-    building are radio silence); his character is dead and the module does not let it speak (FM-9.7)."""
+    building are radio silence); his character is dead and the module does not let it speak (FM-9.7); the module
+    keeps the thread closed to him in the current phase (``GameModule.thread_closed``, with its reason: BV-14.8)."""
     if not user or not user.is_authenticated:
         raise ServiceError(_("Log in to post."), code="forbidden")
     seat = Seat.objects.filter(game=game, user=user).first()
@@ -54,6 +55,11 @@ def _poster_seat(game: Game, user) -> Seat | None:
         raise ServiceError(_("Players may post once the game is running.") + " (FM-1.4)", code="forbidden")
     if not game.game_module.may_post(seat.data, seat.alive):
         raise ServiceError(_("The dead do not post.") + " (FM-9.7)", code="forbidden")
+    from ..visibility import seat_thread_closed
+
+    closed = seat_thread_closed(game, seat)  # the module's own closing of the thread (BV-14.8)
+    if closed:
+        raise ServiceError(closed, code="forbidden")
     return seat
 
 

@@ -9,3 +9,6 @@ class BloodVengeanceConfig(AppConfig):
     label = "blood_vengeance"
     verbose_name = _("Mafia: Blood Vengeance")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import receivers  # noqa: F401  (connects the series' silence to the core's game_started, BV-15.12)

@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 from django import forms
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from . import engine
@@ -35,13 +36,26 @@ GROUP_LABELS = {"vote": _("Vote"), "black": _("Black rose"), "red": _("Red rose"
                 "verdict": _("Execute all the tied?")}
 
 
+class RolesInput(forms.TextInput):
+    """The role list's input with BV-2's live check under it: as the master types (or picks a preset, or ticks an
+    option), htmx asks ``blood_vengeance:setup_check`` with the whole "new game" form and shows the summary, the
+    hard limits broken and the departures from the table in the box (``aria-live``, so it is read out)."""
+
+    template_name = "blood_vengeance/roles_input.html"
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        context["check_url"] = reverse("blood_vengeance:setup_check")
+        return context
+
+
 def options_fields() -> dict[str, forms.Field]:
     """The option fields of the "new game" page (BV-2, BV-3, BV-13.1, BV-14.3, BV-15)."""
     fields: dict[str, forms.Field] = {
         "preset": forms.ChoiceField(label=_("Scenario preset (BV-3)"), required=False,
                                     choices=[("", "—")] + [(p, p) for p in engine.PRESETS]),
         "roles": forms.CharField(label=_("Cards in play (card slugs; empty: the preset or the first-game set)"),
-                                 required=False, help_text=", ".join(engine.ROLES)),
+                                 required=False, help_text=", ".join(engine.ROLES), widget=RolesInput()),
         "werewolf": forms.BooleanField(label=_("Add the werewolf to the first-game set (BV-2.3)"), required=False),
         "secret_lord": forms.BooleanField(label=_("Secret lord (BV-2.6)"), required=False),
         "secret_werewolf": forms.BooleanField(label=_("Secret werewolf (BV-2.6)"), required=False),

@@ -69,6 +69,12 @@ class BloodVengeanceModule(GameModule):
     def may_post(self, seat_data, alive):
         return engine.may_post(seat_data, alive)
 
+    def thread_closed(self, *, state, phase, seat):
+        return texts.thread_closed_text(engine.thread_closed(state, phase=phase, sid=str(seat.id)))
+
+    def signup_consents(self, options):
+        return texts.signup_consents(asked=engine.asks_code_of_honour(options))
+
     def player_needs(self, *, game, phase, seat, payload):
         return selectors.player_needs(game=game, phase=phase, seat=seat, payload=payload)
 
@@ -91,7 +97,17 @@ class BloodVengeanceModule(GameModule):
     def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
         return texts.render_event(kind, data)
 
-    # -- bots, demo ---------------------------------------------------------------------------------------------
+    # -- bots, demo, benchmarks ---------------------------------------------------------------------------------
+    def bench_figures(self, *, master, quick):
+        from .bench import figures
+
+        return figures.bench_figures(master=master, quick=quick)
+
+    def bench_goals_missed(self, figures):
+        from .bench.figures import goals_missed
+
+        return goals_missed(figures)
+
     def order_options(self, *, game, viewer):
         return selectors.order_options(game=game, viewer=viewer)
 

@@ -18,13 +18,27 @@ from django.utils.translation import gettext as _
 
 from gm.core import visibility
 from gm.core.dashboard import ACT, DONE, IDLE, Need
+from gm.core.engine import PhaseInfo
 from gm.core.models import Game, Phase
-from gm.core.services import ServiceError
+from gm.core.services import ServiceError, violation_errors
 
 from . import engine
-from .texts import NEED_ACT, NEED_ACTED, NEED_NOTHING, NEED_VOTE, NEED_VOTED, departure_text, role_name, summary_text
+from .models import HuntersPost
+from .texts import (
+    NEED_ACT,
+    NEED_ACTED,
+    NEED_NOTHING,
+    NEED_VOTE,
+    NEED_VOTED,
+    departure_text,
+    role_name,
+    summary_text,
+    thread_closed_text,
+)
 
 SLUG = "blood_vengeance"
+#: The hunters' group (BV-4.1), whose members share the hunters' room (BV-14.2).
+HUNTERS = "faction:hunters"
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -124,7 +138,44 @@ def current_order(viewer: visibility.Viewer, phase: Phase | None):
 def setup_cards(game: Game) -> list[str] | None:
     """The role set a game in signup will deal, when it is known before the seats are: the master's ``roles``, a
     fixed ``deal``, or a preset at its own size (an unpicked "A or B" does not change the counts, BV-3.2)."""
-    options = game.options or {}
+    return options_cards(game.options or {})
+
+
+def setup_check(options: dict) -> dict:
+    """BV-2 / issue 21: the live check of a set-up the master is building on the "new game" page (``options`` as
+    the options form gives them): ``errors`` (every option fault, and BV-2.4's hard limits on the role set when it
+    is known: at most one lord, none of a special card twice, 6–39 players…, each with its rule ID), ``warnings``
+    (departures from BV-2.1–BV-2.3, allowed), ``summary`` (what players will read at signup), ``known`` (whether
+    the set is known before the seats are: a role list, a deal, a preset at its own size)."""
+    out: dict[str, Any] = {"errors": [], "warnings": [], "summary": "", "known": False}
+    table = default_table()
+    try:
+        clean = engine.validate_options(options, table=table)
+    except engine.BvError as exc:
+        out["errors"] = _messages(exc)
+        return out
+    cards = options_cards(clean)
+    if not cards:
+        return out
+    out["known"] = True
+    normal = engine.normalise_table(table)
+    try:
+        engine.check_counts(cards, normal, options=clean)
+    except engine.BvError as exc:
+        out["errors"] = _messages(exc)
+    if any(c not in normal for c in cards):
+        return out
+    out["warnings"] = [departure_text(w) for w in engine.departures(cards, normal, options=clean)]
+    out["summary"] = summary_text(engine.summary(cards, normal))
+    return out
+
+
+def _messages(exc: engine.BvError) -> list[str]:
+    return [m for msgs in violation_errors(engine.violation(exc)).values() for m in msgs]
+
+
+def options_cards(options: dict) -> list[str] | None:
+    """The role set validated ``options`` deal when it is known before the seats are (see :func:`setup_cards`)."""
     cards = options.get("roles") or options.get("deal")
     if cards:
         return list(cards)
@@ -165,8 +216,42 @@ def roles_in_play(game: Game, viewer: visibility.Viewer) -> list[str]:
     return [role_name(r) for r in entry.data.get("roles", [])]
 
 
+def previous_series_game(game: Game) -> Game | None:
+    """BV-12.3, BV-15.12: the game of ``game``'s series (same ``series`` option) that finished last before ``game``
+    started (or before now, when it has not), other than ``game``; ``None`` outside a series or for its first game."""
+    series = (game.options or {}).get("series")
+    if not series:
+        return None
+    games = Game.objects.filter(module=SLUG, status=Game.Status.FINISHED, options__series=series).exclude(pk=game.pk)
+    if game.started_at is not None:
+        games = games.filter(finished_at__lte=game.started_at)
+    return games.order_by("-finished_at", "-pk").first()
+
+
+def series_silenced(game: Game) -> list[tuple[int, str]]:
+    """BV-15.12: ``(user id, display name)`` of the players silenced when the previous game of ``game``'s series
+    ended (:func:`previous_series_game`), in its ring order: they start ``game`` silenced."""
+    previous = previous_series_game(game)
+    if previous is None:
+        return []
+    silenced = set((previous.state or {}).get("silenced") or [])
+    return [(s.user_id, s.display_name) for s in previous.seats.order_by("position")
+            if str(s.pk) in silenced and s.user_id is not None]
+
+
+def enchantable_seats(game: Game) -> list[tuple[str, str]]:
+    """BV-15.12: ``(seat id string, display name)`` of the players the master may silence now (``engine.enchantable``:
+    the living not yet silenced, and in a series the dead too); empty without the variant."""
+    state = game.state or {}
+    if not state.get("options"):
+        return []
+    allowed = set(engine.enchantable(state))
+    return [(pk, name) for pk, name in seat_order(game) if pk in allowed]
+
+
 def series_context(game: Game) -> dict | None:
-    """BV-12.3: the points of every player of the game's series (finished games with the same ``series`` option)."""
+    """BV-12.3: the points of every player of the game's series (finished games with the same ``series`` option), and
+    who starts the series' next game silenced (BV-15.12: silenced at the end of its last finished game)."""
     series = (game.options or {}).get("series")
     if not series:
         return None
@@ -184,7 +269,12 @@ def series_context(game: Game) -> dict | None:
         per_game.append(row)
     totals = engine.series_table(per_game)
     standings = sorted(((names[u], n) for u, n in totals.items() if isinstance(u, int)), key=lambda r: (-r[1], r[0]))
-    return {"name": series, "games": len(per_game), "standings": standings}
+    silenced: list[str] = []
+    if games:
+        last = list(games)[-1]
+        marked = set((last.state or {}).get("silenced") or [])
+        silenced = [s.display_name for s in sorted(last.seats.all(), key=lambda s: s.position) if str(s.pk) in marked]
+    return {"name": series, "games": len(per_game), "standings": standings, "silenced": silenced}
 
 
 def player_needs(*, game: Game, phase: Phase, seat, payload) -> list[Need] | None:
@@ -257,3 +347,30 @@ def order_options(*, game: Game, viewer) -> dict:
         "why_not": "" if choices else _("Nothing to choose in this phase."),
         "targets": targets, "choices": choices, "groups": groups,
     }
+
+
+def hunters_room(viewer: visibility.Viewer) -> dict | None:
+    """BV-4.1, BV-14.2: the hunters' room as ``viewer`` sees it, or ``None`` when he may not read it (only the members
+    of the hunters' group, the master, and everyone after the game: ``visibility.group_members``; no room without the
+    group, e.g. under lone hunters). ``members`` (names), ``posts`` (``author``, ``body`` plain text, ``created_at``,
+    ``phase`` label), ``may_post`` and ``closed`` (why he may not write now, with the rule ID; ``""`` for the master
+    and readers who are not members)."""
+    members = visibility.group_members(viewer, HUNTERS)
+    if not members:
+        return None
+    game = viewer.game
+    rows = (HuntersPost.objects.filter(game=game).select_related("seat", "phase").order_by("created_at", "pk"))
+    module = game.game_module
+    posts = [{"author": p.seat.display_name if p.seat is not None else "—", "body": p.body, "created_at": p.created_at,
+              "phase": module.phase_label(p.phase.kind, p.phase.number) if p.phase is not None else ""}
+             for p in rows]
+    closed = ""
+    mine = viewer.seat is not None and any(s.pk == viewer.seat.pk for s in members)
+    if mine and game.status == Game.Status.RUNNING:
+        phase = open_phase(game)
+        info = (PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+                if phase is not None and phase.status == Phase.Status.OPEN else None)
+        closed = thread_closed_text(engine.hunters_room_closed(game.state or {}, phase=info,
+                                                               sid=str(viewer.seat.pk)))
+    return {"members": [s.display_name for s in members], "posts": posts,
+            "may_post": mine and game.status == Game.Status.RUNNING and not closed, "closed": closed}

@@ -1,6 +1,7 @@
 """The writes of Mafia: Blood Vengeance: a player's night vote, verdict or arbiter's choice (BV-5, BV-15), and his
 light-time actions checked action by action and merged into his one light order (BV-14.4a), or a withdrawal; the
-master's spell of silence (BV-15.12) and his declaration of the hunters' win (BV-10.1).
+master's spell of silence (BV-15.12) and his declaration of the hunters' win (BV-10.1); the silence carried through a
+series (BV-15.12); a message in the hunters' room (BV-14.2).
 
 Every function is keyword-only and hands the write to the core's services, which run it in one transaction with the
 phase row locked, validate the payload through the engine and store a new order version; a refused order raises
@@ -16,11 +17,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gm.core import services as core
-from gm.core.models import Game, Order, Phase, Seat
+from gm.core.engine import PhaseInfo
+from gm.core.models import Game, GroupMembership, Order, Phase, Seat
 from gm.core.services import Clock, ServiceError
 
-from . import engine
-from .texts import refusal_text, role_name
+from . import engine, selectors
+from .models import HuntersPost
+from .texts import refusal_text, role_name, thread_closed_text
+
+#: The hunters' group (BV-4.1), whose members share the hunters' room (BV-14.2).
+HUNTERS = "faction:hunters"
 
 
 @dataclass
@@ -141,3 +147,56 @@ def declare_hunters_win(*, game: Game, actor, reason: Any, clock: Clock = timezo
         core.log_write(entries)
         core.audit_write(game=game, actor=actor, action="bv_hunters_win", reason=text, phase=phase, now=now)
         return game
+
+
+def carry_series_silence(*, game: Game) -> list[Seat]:
+    """BV-15.12: at the start of a game of a series, silence the players who were silenced when the series' previous
+    game ended (``selectors.series_silenced``, matched by user): the state's ``silenced``, their seats' data, and one
+    public line naming them. Runs inside the core's ``game_start`` transaction (its ``game_started`` signal, the game
+    row locked, no phase open yet), writing ``game.state`` in place for ``game_start`` to save. Returns the seats
+    silenced (none outside a series)."""
+    carried = {user_id for user_id, _name in selectors.series_silenced(game)}
+    if not carried:
+        return []
+    seats = list(Seat.objects.filter(game=game).order_by("position"))
+    chosen = [s for s in seats if s.user_id in carried]
+    state, events = engine.carry_silence(game.state, seats=[core.seat_info(s) for s in seats],
+                                         sids=[str(s.pk) for s in chosen])
+    game.state = state
+    for seat in chosen:
+        seat.data = {**seat.data, "silenced": True}
+        seat.save(update_fields=["data"])
+    now = game.started_at or timezone.now()
+    core.log_write([core.log_entry(game, None, e, now) for e in events])
+    return chosen
+
+
+def hunters_post(*, game: Game, user, body: Any, clock: Clock = timezone.now) -> HuntersPost:
+    """BV-14.2: ``user``'s message in the hunters' room, for the gathering (BV-6.3). Only a living, unsilenced member
+    of the hunters' group (``faction:hunters``: the hunters met at the introduction, BV-4.1, or at light 1 under
+    BV-15.1; never the undercover hunter, BV-3.5, nor under lone hunters, BV-15.2) may write, and only while a light
+    phase accepts input. ``body``: plain text, 1 to ``HuntersPost.MAX_BODY`` characters. Raises
+    :class:`ServiceError` (``forbidden`` not a hunter; ``state`` the room is closed, with the reason and rule ID;
+    ``late``; ``throttled``; ``invalid`` field ``body``); nothing is saved then. Returns the message."""
+    text = body.strip() if isinstance(body, str) else ""
+    if not text:
+        raise ServiceError({"body": [_("Write something first.")]})
+    if len(text) > HuntersPost.MAX_BODY:
+        raise ServiceError({"body": [_("A message may have at most %(max)s characters; this one has %(n)s.")
+                                     % {"max": HuntersPost.MAX_BODY, "n": len(text)}]})
+    seat = Seat.objects.filter(game=game, user=user).first() if user is not None and user.is_authenticated else None
+    if seat is None or not GroupMembership.objects.filter(game=game, group=HUNTERS, seat=seat).exists():
+        raise ServiceError(_("Only the hunters write in the hunters' room."), code="forbidden")
+    from gm.core.flood import check_seat_rate
+
+    check_seat_rate(game=game, user=user, action="room", now=clock())
+    with transaction.atomic():
+        phase = core.phase_accepting_for_update(game=game, now=clock(), kind="light",
+                                                wrong_stage=thread_closed_text("room_night"))
+        game = Game.objects.get(pk=game.pk)
+        info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+        closed = engine.hunters_room_closed(game.state or {}, phase=info, sid=str(seat.pk))
+        if closed:
+            raise ServiceError(thread_closed_text(closed), code="state")
+        return HuntersPost.objects.create(game=game, seat=seat, author=user, phase=phase, body=text,
+                                          created_at=clock())

@@ -9,6 +9,10 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from gm.core.engine import SignupConsent
+
+from .engine import CLOSED_RULES
+
 NAME = _("Mafia: Blood Vengeance")
 PHASE_KINDS = {"night": _("Night %(number)s"), "defence": _("Defence %(number)s"),
                "verdict": _("Verdict %(number)s"), "arbiter": _("Arbiter %(number)s"),
@@ -64,6 +68,10 @@ MESSAGES = {
     "bv.nightfall": _("Night falls. Did not live to see the dark: %(dead)s."),
     "bv.removed": _("%(name)s leaves the game: %(dead)s."),
     "bv.enchanted": _("The master casts the spell of silence on %(name)s: no vote and no word until the end."),
+    "bv.enchanted_next": _("The master casts the spell of silence on %(name)s, who is dead: he starts the next game "
+                           "of the series silenced."),
+    "bv.silence_carried": _("Silenced at the end of the series' previous game, %(names)s start this game under the "
+                            "spell of silence: no vote and no word until the end."),
     "bv.revived": _("%(name)s is back in the game."),
     "bv.gathering_result": _("The gathering chose: %(victim)s.%(extra)s"),
     "bv.no_action": _("%(role)s: no action this light time."),
@@ -96,6 +104,15 @@ NEED_VOTED = _("%(phase)s: your vote is in; you may change it until the deadline
 NEED_ACT = _("%(phase)s: use your ability.")
 NEED_ACTED = _("%(phase)s: your order is in; you may change it until the deadline.")
 NEED_NOTHING = _("%(phase)s: nothing for you to do; wait for the night.")
+#: Why the thread is closed to a player (``engine.thread_closed``), each with its rule ID.
+THREAD_CLOSED = {
+    "light": _("The thread is closed in the light time: everyone sleeps in silence until nightfall."),
+    "secrets": _("Vampire secrets: no discussion tonight, the thread is closed."),
+    "defence": _("During the defence only the tied players speak."),
+    "room_night": _("The hunters' room is open only in the light time, for the gathering."),
+    "dead": _("The dead are silent."),
+    "silenced": _("You are under the spell of silence."),
+}
 
 
 def role_name(slug: str) -> str:
@@ -293,3 +310,44 @@ def refusal_text(code: str) -> str:
     from .engine import REFUSALS
 
     return gettext(REFUSALS.get(code, code))
+
+
+def thread_closed_text(code: str | None) -> str:
+    """Why the thread is closed (``engine.thread_closed``: a key of :data:`THREAD_CLOSED`) in the reader's language
+    with its rule ID (``engine.CLOSED_RULES``); ``""`` for ``None`` (open)."""
+    if code is None:
+        return ""
+    return f"{gettext(THREAD_CLOSED[code])} ({CLOSED_RULES[code]})"
+
+
+#: BV-15.15: the players' code of honour («Кодекс чести игроков»), one paragraph per rule of the seed, the light
+#: time's silence read as the closed thread (BV-14.8) and the spell of silence (BV-15.12) as its enforcement.
+CODE_OF_HONOUR = (
+    _("The dead are silent! One careless word or sigh of a dead player can spoil the game for everyone. Once out "
+      "of the game you soon learn everything: please keep it secret."),
+    _("Know your roles! Learn how every role works before the game starts; later is too late."),
+    _("The master's word is law! Tell him about his slips and mistakes after the game."),
+    _("Keep total silence in the light time! Everyone sleeps: the thread is closed by day, and you will have your "
+      "say when night comes."),
+    _("Follow the spirit of the game! Don't ask questions like \"If you really are the lord, tell me which gesture "
+      "I made when the lord was called\"."),
+    _("Be honest! If you broke the rules by accident and learned what you should not have, the best thing is to "
+      "leave the game early and tell the master why."),
+    _("A game is a game! No bets for money, no oaths, no threats, no old grudges, and no references to earlier "
+      "games."),
+    _("A player who breaks the code may be put under the spell of silence by the master: he loses his vote and "
+      "his word until the end of the game. A dead offender, or one still silenced when a game of a series ends, "
+      "starts the next game of the series silenced."),
+)
+CODE_OF_HONOUR_TITLE = _("The players' code of honour")
+CODE_OF_HONOUR_LABEL = _("I have read the players' code of honour and will keep it")
+
+
+def signup_consents(*, asked: bool) -> list[SignupConsent]:
+    """BV-15.15: the players' code of honour as the core's signup consent (key ``code_of_honour``), in the reader's
+    language, when it is ``asked`` (``engine.asks_code_of_honour``); else none."""
+    if not asked:
+        return []
+    return [SignupConsent(key="code_of_honour", title=gettext(CODE_OF_HONOUR_TITLE),
+                          label=gettext(CODE_OF_HONOUR_LABEL),
+                          text="\n\n".join(gettext(p) for p in CODE_OF_HONOUR), rule="BV-15.15")]

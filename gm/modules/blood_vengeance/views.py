@@ -11,7 +11,9 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.forms import BooleanField
 from django.http import HttpResponseRedirect
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -20,7 +22,7 @@ from gm.core.models import Game
 from gm.core.services import ServiceError
 
 from . import selectors, services
-from .forms import OrderForm, payload_from_post
+from .forms import OrderForm, options_fields, options_from_fields, payload_from_post
 from .texts import render_event, role_name, side_name, win_text
 
 
@@ -35,6 +37,7 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         "warnings": selectors.setup_warnings(game) if game.status == Game.Status.SIGNUP and viewer.is_master
         else [],
         "series": selectors.series_context(game),
+        "hunters_room": selectors.hunters_room(viewer) if game.status != Game.Status.SIGNUP else None,
     }
     if viewer.seat is not None and game.status in (Game.Status.RUNNING, Game.Status.FINISHED):
         own = game.game_module.own_seat_data(viewer.seat.data)
@@ -60,12 +63,7 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         if game.status == Game.Status.FINISHED and "won" in own:
             ctx["my_result"] = {"won": own["won"], "points": own.get("points", 0)}
     if viewer.is_master and game.status == Game.Status.RUNNING:  # BV-10.1, BV-15.12: the master's actions
-        state = game.state or {}
-        ctx["master"] = {
-            "enchant": [(pk, name) for pk, name in selectors.seat_order(game)
-                        if pk not in (state.get("dead") or []) and pk not in (state.get("silenced") or [])]
-            if (state.get("options") or {}).get("enchanted") else [],
-        }
+        ctx["master"] = {"enchant": selectors.enchantable_seats(game)}
     if game.status == Game.Status.FINISHED:
         entry = visibility.log_entries(viewer).filter(kind="bv.victory").first()
         ctx["victory"] = render_event(entry.kind, entry.data) if entry else ""
@@ -127,3 +125,36 @@ def hunters_win(request, pk: int):
     return web.post_action(request, lambda: services.declare_hunters_win(game=game, actor=request.user,
                                                                          reason=request.POST.get("reason")),
                            redirect_to=game.get_absolute_url(), success=_("The hunters are declared the winners."))
+
+
+#: The "new game" page names the module's option fields ``opt_<name>`` (``gm.core.forms``).
+OPTION_PREFIX = "opt_"
+
+
+@login_required
+def setup_check(request):
+    """GET: BV-2's live check of the set-up the master is building on the "new game" page (its option fields,
+    ``opt_<name>``, sent by htmx as he types): the summary players will read, the hard limits broken (errors, each
+    with its rule ID) and the departures from the recommended table (warnings) — an HTML fragment for the roles
+    field's check box (:class:`.forms.RolesInput`). Writes nothing."""
+    fields = options_fields()
+    values: dict[str, Any] = {}
+    for name, field in fields.items():
+        raw = request.GET.get(OPTION_PREFIX + name)
+        if raw is None:
+            continue
+        values[name] = raw not in ("", "off", "false", "0") if isinstance(field, BooleanField) else raw
+    check = selectors.setup_check(options_from_fields(values))
+    return render(request, "blood_vengeance/_setup_check.html", {"check": check})
+
+
+@require_POST
+@login_required
+def hunters_post(request, pk: int):
+    """POST a message (``body``) in the hunters' room (BV-14.2; :func:`.services.hunters_post`); refusals shown with
+    their reason, nothing saved."""
+    game = visibility.game_or_404(request.user, pk, module="blood_vengeance")
+    return web.post_action(request, lambda: services.hunters_post(game=game, user=request.user,
+                                                                  body=request.POST.get("body")),
+                           redirect_to=f"{game.get_absolute_url()}#bv-hunters",
+                           success=_("Your message is in the hunters' room."))

@@ -12,6 +12,7 @@ and snapshotted into the state at set-up. One file per rules topic:
 :mod:`.victory`     deaths, victory, points (BV-7.7, BV-9–BV-12)
 :mod:`.orders`      order validation with BV-16's codes
 :mod:`.series`      series totals (BV-12.3)
+:mod:`.thread`      who may post in the thread, phase by phase (BV-14.8)
 :mod:`.events`      engine events in the core's terms
 :mod:`.resolution`  a phase resolved in the core's terms
 """
@@ -22,10 +23,12 @@ from .light import gathering_members, legal_targets, resolve_light
 from .night import entitled_players, has_vote, open_night, resolve_night_round, total_weight, variant_on, weight
 from .orders import validate_action, validate_order
 from .resolution import (
+    carry_silence,
     check_options,
     check_order,
     declare_hunters,
     enchant,
+    enchantable,
     master_set_alive,
     resolve,
     setup,
@@ -71,10 +74,12 @@ from .state import (
     violation,
 )
 from .table import acts, apply_changes, normalise_table
+from .thread import CLOSED_RULES, asks_code_of_honour, hunters_room_closed, thread_closed
 from .victory import die, points, winner
 
 __all__ = [
-    "CODES", "COUNTS", "check_options", "check_order", "declare_hunters", "enchant", "master_set_alive", "start",
+    "CLOSED_RULES", "CODES", "COUNTS", "asks_code_of_honour", "carry_silence", "enchantable", "hunters_room_closed",
+    "check_options", "check_order", "declare_hunters", "enchant", "master_set_alive", "start",
     "DURATIONS", "GATHERING", "LORDS", "MAX_PLAYERS", "MIN_PLAYERS", "OPTION_KEYS", "PRESETS",
     "REFUSALS", "ROLES", "SIDES", "VARIANTS", "WARGS", "WEREWOLVES", "BvError", "Ev", "SeatData", "State", "acts",
     "apply_changes", "build_cards", "check_counts", "core_events", "departures", "die", "entitled_players",
@@ -82,6 +87,7 @@ __all__ = [
     "has_vote", "is_alive", "learned", "legal_targets", "living", "may_post", "normalise_table", "open_night",
     "own_seat_data",
     "points", "public_seat_data", "recommended", "refuse", "resolve", "resolve_light", "resolve_night_round",
-    "roles_in_play", "seat_order", "seat_refs", "series_table", "setup", "summary", "total_weight",
+    "roles_in_play", "seat_order", "seat_refs", "series_table", "setup", "summary", "thread_closed",
+    "total_weight",
     "validate_action", "validate_options", "validate_order", "variant_on", "view", "violation", "weight", "winner",
 ]

@@ -108,20 +108,52 @@ def master_set_alive(state: Mapping[str, Any], *, seat: SeatInfo, alive: bool) -
     return new, core_events([Ev("bv.removed", {"seat": sid, "cards": cards})], names), None
 
 
+def enchantable(state: Mapping[str, Any]) -> list[str]:
+    """BV-15.12: the seats (ids, ring order) the master may put under the spell of silence now: none when the
+    variant is off; every living player not yet silenced; and, in a game of a series (option ``series``), the dead
+    ones too — "a dead offender is silent from the start of the next game"."""
+    if not state["options"].get("enchanted"):
+        return []
+    dead = set(state.get("dead") or [])
+    silenced = set(state.get("silenced") or [])
+    series = bool(state["options"].get("series"))
+    return [s for s in state["ring"] if s not in silenced and (s not in dead or series)]
+
+
 def enchant(state: Mapping[str, Any], *, seat: SeatInfo) -> tuple[dict, list[Event]]:
     """BV-15.12: the master's spell of silence on ``seat`` for the rest of the game (he loses his vote and may not
-    post; he may still pass his vote to a delegate). Raises :class:`BvError` (rule BV-15.12) when the variant is off,
-    the player is dead or already silenced. Returns the new state and the public line naming him."""
+    post; he may still pass his vote to a delegate). A dead player may be silenced only in a game of a series: his
+    silence starts the next game of the series (:func:`carry_silence`). Raises :class:`BvError` (rule BV-15.12)
+    when the variant is off, the player is dead outside a series (``dead``) or already silenced. Returns the new
+    state and the public line naming him (``bv.enchanted``, or ``bv.enchanted_next`` for a dead one)."""
     sid = str(seat.id)
     if not state["options"].get("enchanted"):
         raise fail("seat", _("The spell of silence is not in play in this game (BV-15.12)."), rule="BV-15.12")
-    if sid not in state["cards"] or sid in (state.get("dead") or []):
+    dead = sid in (state.get("dead") or [])
+    if sid not in state["cards"] or (dead and not state["options"].get("series")):
         raise refuse("dead", "BV-15.12", "seat")
     if sid in (state.get("silenced") or []):
         raise fail("seat", _("This player is already silenced."), rule="BV-15.12")
     new: dict[str, Any] = copy.deepcopy(dict(state))
     new["silenced"] = [*(new.get("silenced") or []), sid]
-    return new, core_events([Ev("bv.enchanted", {"seat": sid})], {sid: seat.name})
+    kind = "bv.enchanted_next" if dead else "bv.enchanted"
+    return new, core_events([Ev(kind, {"seat": sid})], {sid: seat.name})
+
+
+def carry_silence(state: Mapping[str, Any], *, seats: Sequence[SeatInfo], sids: Sequence[str]
+                  ) -> tuple[dict, list[Event]]:
+    """BV-15.12: the players ``sids`` (seat ids of this game) were silenced when the previous game of the series
+    ended; they start this game silenced — no vote (they pass it to a delegate) and no word, whether or not this game
+    plays the variant. ``seats`` every seat, for the names. Returns the new state (``silenced`` extended in ring
+    order) and one public line naming them (``bv.silence_carried``; none when there is nobody to silence)."""
+    new: dict[str, Any] = copy.deepcopy(dict(state))
+    wanted = {str(s) for s in sids}
+    added = [s for s in new["ring"] if s in wanted and s not in (new.get("silenced") or [])]
+    if not added:
+        return new, []
+    new["silenced"] = [*(new.get("silenced") or []), *added]
+    names = {str(s.id): s.name for s in seats}
+    return new, core_events([Ev("bv.silence_carried", {"seats": added})], names)
 
 
 def declare_hunters(state: Mapping[str, Any], *, seats: Sequence[SeatInfo]) -> tuple[dict, list[Event], Outcome]:

@@ -29,7 +29,7 @@ def start(master, users, **options) -> Game:
                             options={"deal": DEAL, **options})
     core.game_open_signup(game=game, actor=master)
     for i, user in enumerate(users):
-        core.seat_join(game=game, user=user, display_name=f"P{i + 1}")
+        core.seat_join(game=game, user=user, display_name=f"P{i + 1}", accept=["code_of_honour"])  # BV-15.15
     core.game_start(game=game, actor=master)
     game.refresh_from_db()
     return game
@@ -185,3 +185,28 @@ def test_BV_2_4_signup_shows_the_summary_and_the_master_the_departures(master, s
                               options={"preset": "classic_12"})
     core.game_open_signup(game=preset, actor=master)
     assert "12 players: 8 vampires" in client_for(six[0]).get(f"/games/{preset.pk}/").content.decode()
+
+
+def test_BV_2_4_the_new_game_page_checks_the_set_live(master):
+    from django.urls import reverse
+
+    client = client_for(master)
+    page = client.get(reverse("gm:game_create"), {"module": "blood_vengeance"}).content.decode()
+    url = reverse("blood_vengeance:setup_check")
+    assert 'id="bv-setup-check"' in page and url in page and 'hx-include="#game-form"' in page
+    two_lords = client.get(url, {"opt_roles": "king count vampire vampire vampire hunter hunter"}).content.decode()
+    assert "At most one vampire lord may be in play" in two_lords and "BV-2.4</a>" in two_lords
+    fine = client.get(url, {"opt_roles": "count lamia vampire vampire hunter hunter hunter"}).content.decode()
+    assert "7 players: 4 vampires (1 lord, 1 special), 3 hunters (0 special), 0 werewolves" in fine
+    assert "hunters: 3, the table of BV-2.1 recommends 1–2" in fine and "errorlist" not in fine
+    six_with_lord = client.get(url, {"opt_roles": "count vampire vampire vampire vampire hunter"}).content.decode()
+    assert "vampire lords: 1, the table of BV-2.1 recommends 0–0" in six_with_lord  # none with 6 (BV-2.1)
+    preset = client.get(url, {"opt_preset": "classic_12", "opt_flowers": "on"}).content.decode()
+    assert "12 players: 8 vampires" in preset
+    bad = client.get(url, {"opt_roles": "count nobody"}).content.decode()
+    assert "errorlist" in bad and "Option roles must be a list of card slugs" in bad
+    empty = client.get(url).content.decode()
+    assert "errorlist" not in empty and "as you build it" in empty
+    ru = client_for(master, language="ru").get(url, {"opt_roles": "king count vampire vampire vampire hunter"})
+    assert "BV-2.2" in ru.content.decode() and "Players will read" not in ru.content.decode()
+    assert client_for(None).get(url).status_code == 302  # the master's tool: logged in only

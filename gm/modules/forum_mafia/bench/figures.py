@@ -455,6 +455,13 @@ def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda tex
                 f"resolution_{players}p_queries": res["queries"],
                 f"resolution_{players}p_in_transaction_ms_median": res["in_transaction_median"]}
 
+    from gm.core import registry
+
+    for module in registry.all_modules():  # the other games' own figures, next to these (GameModule.bench_figures)
+        progress(f"{module.slug}: its own figures")
+        with no_publish():
+            out |= module.bench_figures(master=people.master, quick=sizes != FULL)
+
     progress(f"game page, 16 players after {sizes.page_phases} phases")
     game, users = long_game(people, players=16, phases=sizes.page_phases)
     page = game_page(game, {"player": users[0], "master": people.master, "spectator": people.users(1)[0]},

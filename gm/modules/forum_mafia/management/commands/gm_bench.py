@@ -9,7 +9,9 @@ Figures (medians and p95 over repeated runs; see :mod:`gm.modules.forum_mafia.be
 * order submit latency: 50 logged-in clients (threads) against gunicorn with 3 workers on a free loopback port,
   paced (each pauses 0–2 s before each order) and in a burst (back to back: the server saturated);
 * deadline lateness ``resolved_at − deadline``: 500 games due within one minute, 2 Celery workers + beat;
-* the resident memory of a worker process after 1,000 resolutions.
+* the resident memory of a worker process after 1,000 resolutions;
+* every other game module's own figures and goals (``GameModule.bench_figures``/``bench_goals_missed``): Blood
+  Vengeance's 20-player night resolution against the 16-player forum Mafia one above (issue 21).
 
 The command never touches the site's data: it creates a scratch database next to the configured one (its name
 plus ``_gm_bench``; one left by an interrupted run is dropped first), migrates it, runs everything there (the child
@@ -53,6 +55,10 @@ def goals_missed(figures: dict) -> list[str]:
                       f"({figures['resolution_6p_queries']})")
     if figures["lateness_p99_s"] > figures["sweep_interval_s"] + 1:
         missed.append(f"lateness_p99_s = {figures['lateness_p99_s']} > sweep interval + 1 s")
+    from gm.core import registry
+
+    for module in registry.all_modules():  # every game's own goals (GameModule.bench_goals_missed)
+        missed.extend(module.bench_goals_missed(figures))
     return missed
 
 
