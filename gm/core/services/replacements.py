@@ -397,3 +397,10 @@ def _had_action(module, phase: Phase, seat: Seat) -> bool:
         return bool(module.has_legal_action(state=snapshot.get("game") or {}, phase=info, seat=me, seats=infos))
     except Exception:  # noqa: BLE001 - an old snapshot the module can't read: count the phase as one with an action
         return True
+
+
+def seat_had_action(module, phase: Phase, seat: Seat) -> bool:
+    """Whether ``seat`` had something to order in resolved ``phase`` (living, among its actors, and the module's
+    ``has_legal_action`` on the phase's stored input): the test :func:`tenure_records` counts missed orders with,
+    public for the reliability record (``gm.community``)."""
+    return _had_action(module, phase, seat)
