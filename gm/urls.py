@@ -31,6 +31,8 @@ urlpatterns = [
     path("", include("gm.inbox.urls")),
     path("api/", include("gm.inbox.api_urls")),
     path("api/", include("gm.core.api.urls")),
+    path("", include("gm.community.urls")),
+    path("api/", include("gm.community.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up code as a script file, not inline (script-src 'self').
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),

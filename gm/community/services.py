@@ -186,8 +186,10 @@ def _history_rows(game: Game, facts: GameFacts, tenures: Sequence[TenureFigures]
         side, role, won = facts.seats.get(t.seat_id, ("", "", False))
         if t.ended_at is not None:
             result = PlayerGame.Result.REPLACED
+        elif facts.draw:
+            result = PlayerGame.Result.DRAW
         else:
-            result = PlayerGame.Result.DRAW if facts.draw else (PlayerGame.Result.WON if won else PlayerGame.Result.LOST)
+            result = PlayerGame.Result.WON if won else PlayerGame.Result.LOST
         rows.append(PlayerGame(user_id=t.user_id, game=game, seat_id=t.seat_id, module=game.module,
                                players=facts.players, setup=facts.setup, side=side, role=role, result=result,
                                phases=facts.phases, seconds=facts.seconds, finished_at=game.finished_at))

@@ -26,7 +26,7 @@ def play_onuw(*, master, pool, rng: random.Random, start: datetime, replace_p: f
     for i, user in enumerate(players):
         services.seat_join(game=game, user=user, display_name=f"Bot{i}")
     now = start
-    services.game_start(game=game, actor=master, clock=lambda: now)
+    services.game_start(game=game, actor=master, clock=lambda now=now: now)
     while True:
         game = Game.objects.get(pk=game.pk)
         if game.is_over:
@@ -44,12 +44,12 @@ def play_onuw(*, master, pool, rng: random.Random, start: datetime, replace_p: f
                 choices = []
             if choices:
                 services.order_submit(phase=phase, user=seat.user, payload=rng.choice(choices)["payload"],
-                                      clock=lambda: at)
+                                      clock=lambda at=at: at)
         roll = rng.random()
         now += timedelta(minutes=5)
         at = now
         if roll < abort_p:
-            services.game_abort(game=game, actor=master, reason="bots", clock=lambda: at)
+            services.game_abort(game=game, actor=master, reason="bots", clock=lambda at=at: at)
             return Game.objects.get(pk=game.pk), now
         if roll < abort_p + replace_p:
             seated = set(game.seats.values_list("user_id", flat=True))
@@ -57,17 +57,17 @@ def play_onuw(*, master, pool, rng: random.Random, start: datetime, replace_p: f
             living = list(game.seats.filter(alive=True))
             if free and living:
                 interventions.seat_replace_player(game=game, actor=master, seat_id=rng.choice(living).pk,
-                                                  user=rng.choice(free), reason="bots", clock=lambda: at)
+                                                  user=rng.choice(free), reason="bots", clock=lambda at=at: at)
         elif roll < abort_p + replace_p + kill_p:
             living = list(game.seats.filter(alive=True))
             if len(living) > 2:
                 interventions.seat_set_alive(game=game, actor=master, seat_id=rng.choice(living).pk, alive=False,
-                                             reason="bots", clock=lambda: at)
+                                             reason="bots", clock=lambda at=at: at)
         phase = Phase.objects.get(pk=phase.pk)
         if phase.status != Phase.Status.OPEN:
             continue
         due = phase.deadline + timedelta(seconds=1)
-        services.phase_resolve_due(phase_id=phase.pk, clock=lambda: due)
+        services.phase_resolve_due(phase_id=phase.pk, clock=lambda due=due: due)
         now = due
 
 
