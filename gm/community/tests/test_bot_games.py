@@ -59,3 +59,26 @@ def test_rebuild_repairs_tampered_counters(master, pool):
     services.stats_rebuild()
     assert services.reliability_stored() == expected
     assert services.stats_stored() == expected_stats
+
+
+def test_recompute_command_reports_and_fixes(master, pool):
+    """``manage.py gm_community_recompute`` agrees on untouched figures, exits 1 on damaged ones, and ``--fix``
+    repairs them."""
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    play_many(master=master, pool=pool, games=3, seed=11)
+    out = io.StringIO()
+    call_command("gm_community_recompute", "--json", stdout=out)
+    assert json.loads(out.getvalue()) == {"reliability_differ": 0, "stat_rows_differ": 0, "history_agrees": True,
+                                          "fixed": False}
+    Reliability.objects.update(modkilled=7)
+    with pytest.raises(SystemExit) as failed:
+        call_command("gm_community_recompute", stdout=io.StringIO())
+    assert failed.value.code == 1
+    out = io.StringIO()
+    call_command("gm_community_recompute", "--fix", "--json", stdout=out)
+    assert json.loads(out.getvalue())["fixed"] is True
+    assert services.reliability_recompute() == services.reliability_stored()
