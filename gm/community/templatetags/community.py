@@ -10,3 +10,11 @@ register = template.Library()
 def reliability_record(user):
     """``user``'s reliability record as a definition list."""
     return {"record": selectors.record_of(user)}
+
+
+@register.inclusion_tag("community/_requirements_note.html")
+def signup_requirements(game, viewer):
+    """The game page's note on ``game``'s signup requirements (before the start): what it asks, and for its master
+    the link to change it."""
+    req = selectors.requirement_of(game)
+    return {"game": game, "lines": selectors.requirement_lines(req), "is_master": getattr(viewer, "is_master", False)}

@@ -158,3 +158,18 @@ def test_requirements_page(client, master, players):
     html = client.get(url).content.decode()
     assert "at least 2 finished games" in html and "you have 0" in html
     assert client.post(url, {"min_finished": 0}).status_code == 403
+
+
+def test_game_page_shows_the_requirements_and_a_refused_join_says_why(client, master, players):
+    game = core.game_create(master=master, module="tally", title="Strict", options={"rounds": 1}, rng_seed=3)
+    core.game_open_signup(game=game, actor=master)
+    services.requirement_set(game=game, actor=master, min_finished=1)
+    client.force_login(players[0])
+    client.cookies["django_language"] = "en"
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "at least 1 finished games" in page
+    response = client.post(reverse("gm:seat_join", args=[game.pk]), {"display_name": "Newbie"}, follow=True)
+    assert "requires at least 1 finished games; you have 0" in response.content.decode()
+    assert not game.seats.exists()
+    client.force_login(master)
+    assert reverse("community:requirements", args=[game.pk]) in client.get(game.get_absolute_url()).content.decode()
