@@ -120,11 +120,16 @@ def _bump(counts: Mapping[int, Mapping[str, int]]) -> None:
 
 # ------------------------------------------------------------------------------------------- statistics
 
-def abandoned(game: Game) -> bool:
-    """Whether a game is left out of the statistics: aborted, or finished with no winner and no draw (the master
-    ended it, or the module stopped it without a result)."""
-    outcome = game.outcome or {}
-    return game.status != Game.Status.FINISHED or (not outcome.get("winners") and not outcome.get("draw"))
+def abandoned(game: Game, last: Phase | None = None) -> bool:
+    """Whether a game is left out of the statistics: aborted (by its master), or finished by a resolution whose
+    engine gave no result at all (``Phase.result["outcome"]`` ``None`` on ``last``, its last phase; read from the
+    database when not given). A game its rules end with nobody winning (``Outcome([])``) or a draw is counted."""
+    if game.status != Game.Status.FINISHED:
+        return True
+    if last is None:
+        last = Phase.objects.filter(game=game).order_by("-ordinal").only("result").first()
+    result = last.result if last is not None else None
+    return isinstance(result, dict) and "outcome" in result and result["outcome"] is None
 
 
 @dataclass(frozen=True)
@@ -214,7 +219,7 @@ def record_game_end(*, game: Game, phase: Phase) -> None:
                     row["missed_orders"] = row.get("missed_orders", 0) + t.missed
                     row["action_phases"] = row.get("action_phases", 0) + t.action_phases
             _bump(counts)
-            if abandoned(game):
+            if abandoned(game, phase):
                 return
             seats = list(game.seats.order_by("position"))
             facts = game_facts(game, seats=seats, phases=phase.ordinal)

@@ -152,6 +152,16 @@ class FinalResults:
     seats: tuple[SeatResult, ...]
 
 
+def results_from_seat_data(seats: Sequence[SeatInfo], outcome: Mapping[str, Any], *, side_key: str,
+                           role_key: str) -> FinalResults:
+    """A :meth:`GameModule.final_results` for modules that keep each seat's side and role in its data under
+    ``side_key`` and ``role_key``: the setup is the sorted roles, ``won`` by the outcome's ``winning_seats``."""
+    won = {int(s) for s in outcome.get("winning_seats") or []}
+    rows = tuple(SeatResult(seat_id=s.id, side=str(s.data.get(side_key) or ""), role=str(s.data.get(role_key) or ""),
+                            won=s.id in won) for s in seats)
+    return FinalResults(setup=tuple(sorted(r.role for r in rows if r.role)), seats=rows)
+
+
 @dataclass
 class SetupResult:
     """What ``setup`` returns: the initial ``state``, per-seat ``seat_data`` (seat id → dict), initial

@@ -173,3 +173,15 @@ def test_game_page_shows_the_requirements_and_a_refused_join_says_why(client, ma
     assert not game.seats.exists()
     client.force_login(master)
     assert reverse("community:requirements", args=[game.pk]) in client.get(game.get_absolute_url()).content.decode()
+
+
+def test_a_game_ended_with_no_result_is_abandoned_but_nobody_winning_counts(master, pool):
+    """Aborted games and games whose last resolution gave no outcome at all are left out; a game its rules end
+    with nobody winning (``Outcome([])``) is a result and counts."""
+    game = _finished_game(master, pool, 8)
+    last = game.phases.order_by("-ordinal").first()
+    assert not services.abandoned(game)
+    last.result = {**last.result, "outcome": {"winners": [], "winning_seats": []}}
+    assert not services.abandoned(game, last)
+    last.result = {**last.result, "outcome": None}
+    assert services.abandoned(game, last)
