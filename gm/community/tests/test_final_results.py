@@ -1,4 +1,5 @@
-"""The modules' ``final_results`` hook (pure, no database; modules reached through the registry): sides, roles, results and setups of finished games."""
+"""The modules' ``final_results`` hook (pure, no database; modules reached through the registry): sides, roles,
+results and setups of finished games."""
 from __future__ import annotations
 
 from gm.core.engine import GameModule, SeatInfo
