@@ -25,9 +25,7 @@ def _players_setup(value: str) -> tuple[int | None, str | None]:
     if not value:
         return None, None
     head, sep, setup = value.partition(":")
-    if not sep or not head.isdigit():
-        raise ValueError(value)
-    return int(head), setup
+    return (int(head), setup) if sep and head.isdigit() else (None, None)
 
 
 @require_GET
@@ -41,10 +39,10 @@ def stats(request):
     setups = selectors.setups_of(module) if module else []
     choices = [(f"{s['players']}:{s['setup']}", _("%(players)s players: %(setup)s")
                 % {"players": s["players"], "setup": s["label"]}) for s in setups]
-    try:
-        players, setup = _players_setup(request.GET.get("setup", "") if module else "")
-    except ValueError:
+    chosen = request.GET.get("setup", "") if module else ""
+    if chosen and chosen not in {value for value, _label in choices}:
         return HttpResponseBadRequest(_("Unknown setup."))
+    players, setup = _players_setup(chosen)
     form = StatsFilterForm(request.GET or None, modules=modules, setups=choices)
     rows = selectors.stats_rows(module=module, players=players, setup=setup)
     return render(request, "community/stats.html", {

@@ -3,6 +3,7 @@ Russian ones, no raw ``snake_case`` slug (the checks of ``tests/integration/test
 from __future__ import annotations
 
 import random
+from urllib.parse import urlencode
 
 import pytest
 from django.test import Client
@@ -34,7 +35,7 @@ def test_community_pages_in_both_languages(master, make_user):
                              no_sanction=True)
     setup = SetupStat.objects.filter(module="onuw", kind="game").first()
     urls = [reverse("community:stats"), reverse("community:stats") + "?module=onuw",
-            reverse("community:stats") + f"?module=onuw&setup={setup.players}:{setup.setup}",
+            reverse("community:stats") + "?" + urlencode({"module": "onuw", "setup": f"{setup.players}:{setup.setup}"}),
             reverse("community:player", args=[player.username]), reverse("community:sanctions"),
             reverse("community:warnings"), reverse("community:requirements", args=[game.pk]), reverse("profile")]
     problems = []

@@ -68,6 +68,10 @@ def test_stats_page_charts_and_tables_in_both_languages(client, master, pool):
         assert 'src="/static/vendor/chartjs/chart.umd.min.js"' in html and "community/stats.js" in html
         assert 'id="chart-sides"' in html and "data-values=" in html
     assert client.get(reverse("community:stats") + "?module=nope").status_code == 400
+    assert client.get(reverse("community:stats"), {"module": "onuw", "setup": "99:nothing"}).status_code == 400
+    row = SetupStat.objects.filter(kind="game").first()
+    one = client.get(reverse("community:stats"), {"module": "onuw", "setup": f"{row.players}:{row.setup}"})
+    assert one.status_code == 200 and f'value="{row.players}:{row.setup}" selected' in one.content.decode()
     assert game.status == Game.Status.FINISHED
 
 
