@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "gm.core",
     "gm.inbox",
     "gm.chatpush",
+    "gm.community",
 ]
 # Game modules: a module is a package with a ``module.py`` exposing ``MODULE``; Django-app modules are also
 # installed so their templates, migrations and static files are found. GM_EXTRA_MODULES lets tests (and the
@@ -379,3 +380,6 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
+
+# Community (issue 24): warning points expire after this many days unless staff choose otherwise.
+GM_WARNING_DAYS = env.int("GM_WARNING_DAYS", default=90)

@@ -32,6 +32,8 @@ urlpatterns = [
     path("api/", include("gm.inbox.api_urls")),
     path("", include("gm.chatpush.urls")),
     path("api/", include("gm.core.api.urls")),
+    path("", include("gm.community.urls")),
+    path("api/", include("gm.community.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up code as a script file, not inline (script-src 'self').
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),

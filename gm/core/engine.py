@@ -132,6 +132,36 @@ class Outcome:
     draw: bool = False
 
 
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's revealed facts at the end of a game, for the statistics: ``side`` (the faction or team slug it
+    played for at the end, ``""`` unknown), ``role`` (its role slug, ``""`` none) and ``won``."""
+
+    seat_id: int
+    side: str = ""
+    role: str = ""
+    won: bool = False
+
+
+@dataclass(frozen=True)
+class FinalResults:
+    """What :meth:`GameModule.final_results` returns: the game's ``setup`` (the roles in play, a sorted tuple of role
+    slugs, empty when the module has none) and each seat's :class:`SeatResult`."""
+
+    setup: tuple[str, ...]
+    seats: tuple[SeatResult, ...]
+
+
+def results_from_seat_data(seats: Sequence[SeatInfo], outcome: Mapping[str, Any], *, side_key: str,
+                           role_key: str) -> FinalResults:
+    """A :meth:`GameModule.final_results` for modules that keep each seat's side and role in its data under
+    ``side_key`` and ``role_key``: the setup is the sorted roles, ``won`` by the outcome's ``winning_seats``."""
+    won = {int(s) for s in outcome.get("winning_seats") or []}
+    rows = tuple(SeatResult(seat_id=s.id, side=str(s.data.get(side_key) or ""), role=str(s.data.get(role_key) or ""),
+                            won=s.id in won) for s in seats)
+    return FinalResults(setup=tuple(sorted(r.role for r in rows if r.role)), seats=rows)
+
+
 @dataclass
 class SetupResult:
     """What ``setup`` returns: the initial ``state``, per-seat ``seat_data`` (seat id → dict), initial
@@ -450,6 +480,23 @@ class GameModule:
         full reveal after the game. ``seat_data`` is the ordering seat's data when the order was resolved (to name
         its cards); ``seat_names`` maps seat ids to character names. Default: the payload as JSON."""
         return [json.dumps(payload, ensure_ascii=False, sort_keys=True)]
+
+    def final_results(self, *, state: Mapping[str, Any], seats: Sequence[SeatInfo], outcome: Mapping[str, Any],
+                      options: Mapping[str, Any]) -> FinalResults:
+        """Pure hook for the statistics: the finished game's setup and each seat's final side, role and result.
+        ``state`` the final game state, ``seats`` every seat with its final data, ``outcome`` the stored
+        ``Game.outcome`` (``{"winners", "winning_seats", "draw"?}``), ``options`` the game's options. Called only
+        once the game is over, so it may read secrets. Default: no roles, no sides, ``won`` by ``winning_seats``."""
+        won = {int(s) for s in outcome.get("winning_seats") or []}
+        return FinalResults(setup=(), seats=tuple(SeatResult(seat_id=s.id, won=s.id in won) for s in seats))
+
+    def role_label(self, slug: str) -> str:
+        """A role slug of :meth:`final_results` named in the active language. Default: the slug itself."""
+        return slug
+
+    def side_label(self, slug: str) -> str:
+        """A side slug of :meth:`final_results` named in the active language. Default: :meth:`winner_label`."""
+        return self.winner_label(slug)
 
     # -- rendering helpers (pure given the active language) ------------------------------------------
     def phase_label(self, kind: str, number: int) -> str:

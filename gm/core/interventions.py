@@ -31,6 +31,7 @@ from . import services, signals
 from .engine import PhaseInfo, Resolution, RuleViolation
 from .models import Game, LogEntry, Phase, Seat
 from .services import Clock, ServiceError, graveyard, seat_info
+from .services.replacements import tenure_handover
 
 
 def _reason(reason: Any) -> str:
@@ -169,6 +170,8 @@ def seat_set_alive(*, game: Game, actor, seat_id: int, alive: bool, reason: str,
             from .tasks import phase_notify_task
 
             phase_notify_task.delay_on_commit(phase.pk)
+        if not alive:  # the reliability record counts it (gm.community)
+            signals.seat_modkilled.send(sender=Seat, game=game, seat=seat, now=now)
         services.audit_write(game=game, actor=actor, action="revive" if alive else "kill", reason=reason, phase=phase,
                         now=now, data={"seat": seat.pk, "player": seat.display_name})
         return seat
@@ -202,6 +205,8 @@ def seat_replace_player(*, game: Game, actor, seat_id: int, user: Any, reason: s
         now = clock()
         seat.user = user
         seat.save(update_fields=["user"])
+        # Each player's own time on the seat: a replacement never inherits his predecessor's record.
+        tenure_handover(game=game, seat=seat, old=old, new=user, now=now)
         signals.seat_replaced.send(sender=Seat, seat=seat, old_user=old, new_user=user)
         LogEntry.objects.create(game=game, phase=phase, visibility="public", kind="core.seat_replaced",
                                 data={"player": seat.display_name}, created_at=now)

@@ -38,6 +38,7 @@ CORE_MESSAGES: Mapping[str, Any] = {
     # Forum life (issue 23 items 1–4).
     "core.prodded": _("%(player)s has been quiet for a while and was prodded."),
     "core.flagged_idle": _("%(player)s stayed quiet after the prod: the seat needs a replacement."),
+    "core.idle_killed": _("%(player)s was removed from the game for staying quiet (idle kill)."),
     "core.replaces": _("%(new)s replaces %(old)s as %(player)s."),
     "core.deadline_replacement": _("%(player)s has a new player: the deadline moves to %(deadline)s so that he "
                                    "has time to catch up."),

@@ -409,6 +409,7 @@ AUDIT_ACTIONS = {
     "early_ends": _("early ends changed"),
     "anonymity": _("anonymity changed"),
     "graveyard": _("graveyard changed"),
+    "signup_requirements": _("signup requirements changed"),
 }
 
 

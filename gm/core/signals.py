@@ -31,3 +31,19 @@ seat_told = Signal()
 #: Arguments: ``seat_id`` (int), ``prods`` (how many prods this seat has had: with the seat, a de-duplication key)
 #: and ``hours`` (the game's ``prod_after``). The inbox tells the seat's player (and e-mails him when he opted in).
 seat_prodded = Signal()
+
+#: Sent inside the transaction that finishes a game (``gm.core.services.game_finish``: a resolution, a published
+#: result, an instant ability or a master's kill that wins the game), after ``game.status``, ``finished_at`` and
+#: ``outcome`` are set on the (not yet saved) ``game`` and the seats hold their final data. Arguments: ``game``,
+#: ``phase`` (the last phase, resolved) and ``now``. Receivers keep per-game aggregates (``gm.community``: the
+#: reliability record and the statistics) in the same transaction, so they never disagree with the game.
+game_finished = Signal()
+
+#: Sent inside the transaction of a master's kill (``gm.core.interventions.seat_set_alive`` with ``alive=False``) and
+#: of the activity sweep's idle kill. Arguments: ``game``, ``seat`` (its ``user`` is the player killed) and ``now``.
+seat_modkilled = Signal()
+
+#: Sent inside ``gm.core.services.seat_join``'s transaction, with the game row locked, before the seat is created.
+#: Arguments: ``game`` and ``user``. A receiver refuses the signup by raising ``ServiceError`` with the reason the
+#: player reads (``gm.community``: a game's minimum reliability record, an active sanction).
+seat_joining = Signal()

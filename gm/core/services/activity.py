@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import signals
-from ..engine import PhaseInfo
+from ..engine import Event, PhaseInfo
 from ..models import Game, LogEntry, Order, Phase, Post, Seat
 from ..models_life import SeatStatus, Tenure
 from .base import Clock, ServiceError, audit_write, log_entry, require_master, seat_info
@@ -230,6 +230,10 @@ def _kill_idle(game: Game, phase: Phase, seat: Seat, now: datetime) -> None:
     Seat.objects.filter(pk=seat.pk).update(alive=False, version=F("version") + 1)
     game.state = state
     entries = [log_entry(game, phase, e, now) for e in events]
+    # The reliability record's event (gm.community counts it as a modkill, like the master's kill).
+    entries.append(log_entry(game, phase, Event("core.idle_killed", {"player": seat.display_name, "seat": seat.pk},
+                                                visibility="master"), now))
+    signals.seat_modkilled.send(sender=Seat, game=game, seat=seat, now=now)
     if outcome is not None:
         entries.append(game_finish(game=game, outcome=outcome, phase=phase, now=now))
     game.save(update_fields=["state", "status", "finished_at", "outcome"])

@@ -143,6 +143,8 @@ def seat_join(*, game: Game, user, display_name: str, accept: Collection[str] = 
         if len(seats) >= game.game_module.max_seats:
             raise ServiceError(_("The game is full."), code="full")
         _check_consents(game, accept)
+        # Apps may refuse (gm.community: the game's minimum reliability record, an active sanction).
+        signals.seat_joining.send(sender=Game, game=game, user=user)
         position = max((s.position for s in seats), default=-1) + 1
         seat = Seat.objects.create(game=game, user=user, display_name=display_name, position=position)
         assign(game)  # an anonymous game: the seat is known by an alias from the start (issue 23)

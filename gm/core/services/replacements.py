@@ -292,11 +292,8 @@ def volunteer_approve(*, game: Game, actor, volunteer_id: Any, reason: str = "",
         ReplacementRequest.objects.filter(seat=seat, withdrawn_at__isnull=True, acknowledged_at__isnull=True).update(
             withdrawn_at=now)
         SeatStatus.objects.filter(seat=seat).update(flagged_at=None, flag="", prodded_at=None)
-        if old is not None:
-            closed = Tenure.objects.filter(seat=seat, user=old, ended_at__isnull=True).update(ended_at=now)
-            if not closed:
-                Tenure.objects.create(seat=seat, user=old, started_at=game.started_at or seat.joined_at, ended_at=now)
-        Tenure.objects.create(seat=seat, user=offer.user, started_at=now)
+        # The tenures (the old player's ends, the volunteer's begins) are written by the handover itself
+        # (tenure_handover), as for every replacement.
         Post.objects.create(game=game, author=game.master, seat=None, phase=phase if phase and phase.is_open else None,
                             body="", system={"kind": "core.replaces", "data": {
                                 "new": user_name(offer.user), "old": user_name(old) if old else "",
@@ -316,6 +313,18 @@ def volunteer_approve(*, game: Game, actor, volunteer_id: Any, reason: str = "",
                 if game.paused_at is None:
                     schedule_deadline(phase, now=now)
         return seat
+
+
+def tenure_handover(*, game: Game, seat: Seat, old, new, now: datetime) -> None:
+    """Record that ``seat`` of ``game`` passed from ``old`` (a user or ``None``) to ``new`` at ``now``: the old
+    player's tenure ends (made, from the game's start, if the seat never changed hands before) and the new one's
+    begins. Called by every handover (:func:`gm.core.interventions.seat_replace_player`, so also
+    :func:`volunteer_approve`) inside its transaction, before ``signals.seat_replaced``."""
+    if old is not None:
+        closed = Tenure.objects.filter(seat=seat, user=old, ended_at__isnull=True).update(ended_at=now)
+        if not closed:
+            Tenure.objects.create(seat=seat, user=old, started_at=game.started_at or seat.joined_at, ended_at=now)
+    Tenure.objects.create(seat=seat, user=new, started_at=now)
 
 
 def volunteers_for(game: Game) -> list[Volunteer]:
@@ -388,3 +397,10 @@ def _had_action(module, phase: Phase, seat: Seat) -> bool:
         return bool(module.has_legal_action(state=snapshot.get("game") or {}, phase=info, seat=me, seats=infos))
     except Exception:  # noqa: BLE001 - an old snapshot the module can't read: count the phase as one with an action
         return True
+
+
+def seat_had_action(module, phase: Phase, seat: Seat) -> bool:
+    """Whether ``seat`` had something to order in resolved ``phase`` (living, among its actors, and the module's
+    ``has_legal_action`` on the phase's stored input): the test :func:`tenure_records` counts missed orders with,
+    public for the reliability record (``gm.community``)."""
+    return _had_action(module, phase, seat)

@@ -11,6 +11,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import F
 
+from .. import signals
 from ..engine import Event, Outcome, PhaseInfo, Resolution, SeatInfo, phase_random
 from ..models import Game, LogEntry, Phase, Seat
 from .base import LogRow, add_groups, log_entry, log_write, phase_open
@@ -159,4 +160,5 @@ def game_finish(*, game: Game, outcome: Outcome | None, phase: Phase, now: datet
     data: dict[str, Any] = {"winners": winners}
     if outcome is not None and outcome.draw:
         data["draw"] = True
+    signals.game_finished.send(sender=Game, game=game, phase=phase, now=now)
     return log_entry(game, phase, Event("core.game_finished", data), now)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gm.core.engine import GameModule
+from gm.core.engine import GameModule, results_from_seat_data
 
 from . import engine, forms, selectors, texts, views
 
@@ -86,6 +86,13 @@ class BloodwoodModule(GameModule):
 
     def winner_label(self, slug: str) -> str:
         return texts.winner_label(slug)
+
+    # -- statistics (gm.community): each seat's side and role at the end, from its data -----------------------
+    def final_results(self, *, state, seats, outcome, options):
+        return results_from_seat_data(seats, outcome, side_key="team", role_key="entity")
+
+    def role_label(self, slug: str) -> str:
+        return texts.entity_name(slug)
 
     def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
         return texts.render_event(kind, data)

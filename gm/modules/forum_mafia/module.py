@@ -16,13 +16,23 @@ from gm.core.engine import GameModule
 from .api import orders as order_api
 from .engine import game as rules
 from .engine import master_edit, opening, thread_rules, veche
+from .engine import stats as engine_stats
 from .engine.state import MIN_PLAYERS
 from .forms import options as option_forms
 from .selectors import orders as order_selectors
 from .selectors import player_needs
 from .selectors import veche as veche_selectors
 from .services import rooms as room_services
-from .texts import AUDIT_ACTIONS, MESSAGES, NAME, PHASE_KINDS, group_label, render_event, winner_label
+from .texts import (
+    AUDIT_ACTIONS,
+    MESSAGES,
+    NAME,
+    PHASE_KINDS,
+    group_label,
+    render_event,
+    secret_role_name,
+    winner_label,
+)
 from .texts import orders as order_texts
 from .texts import seats as seat_texts
 from .views import setup as setup_views
@@ -100,6 +110,13 @@ class ForumMafiaModule(GameModule):
 
     def winner_label(self, slug: str) -> str:
         return winner_label(slug)
+
+    # -- statistics (gm.community): the finished table's secret roles, sides and results --------------------
+    def final_results(self, *, state, seats, outcome, options):
+        return engine_stats.final_results(state, seats, outcome)
+
+    def role_label(self, slug: str) -> str:
+        return secret_role_name(slug)
 
     def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
         return render_event(kind, data)

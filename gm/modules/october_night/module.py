@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gm.core.engine import GameModule
+from gm.core.engine import GameModule, results_from_seat_data
 
 from . import engine, forms, selectors, texts, views
 
@@ -87,6 +87,13 @@ class OctoberNightModule(GameModule):
 
     def winner_label(self, slug: str) -> str:
         return texts.winner_label(slug)
+
+    # -- statistics (gm.community): each seat's side and role at the end, from its data -----------------------
+    def final_results(self, *, state, seats, outcome, options):
+        return results_from_seat_data(seats, outcome, side_key="side", role_key="character")
+
+    def role_label(self, slug: str) -> str:
+        return texts.name(slug)
 
     def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
         return texts.render_event(kind, data)

@@ -14,6 +14,7 @@ from typing import Any
 from gm.core.engine import GameModule
 
 from . import engine, forms, selectors, texts, views
+from .engine import stats as engine_stats
 
 
 class OnuwModule(GameModule):
@@ -83,6 +84,13 @@ class OnuwModule(GameModule):
 
     def winner_label(self, slug: str) -> str:
         return texts.winner_label(slug)
+
+    # -- statistics (gm.community): the finished game's cards in play, teams and results -------------------
+    def final_results(self, *, state, seats, outcome, options):
+        return engine_stats.final_results(state, seats, outcome)
+
+    def role_label(self, slug: str) -> str:
+        return texts.role_name(slug)
 
     def render_event(self, kind: str, data: Mapping[str, Any]) -> str:
         return texts.render_event(kind, data)
