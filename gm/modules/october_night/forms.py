@@ -21,8 +21,9 @@ MAIN_KEYS = ("rest", "heal", "trade", "fight", "ally", "foil", "travel", "buy", 
 
 
 def options_fields() -> dict[str, forms.Field]:
-    """The option fields of the "new game" page: ``first_week_bonus`` (OC-3.3) and ``data`` (YAML overrides of the
-    default data set, OC-17; empty: the default set)."""
+    """The option fields of the "new game" page: ``first_week_bonus`` (OC-3.3), ``characters`` (OC-2.1), ``data``
+    (YAML overrides of the default data set, OC-17; empty: the default set) and the ``phase_hours`` of each phase
+    kind (OC-11.1; empty: the game's durations)."""
     return {
         "first_week_bonus": forms.BooleanField(label=_("The first week's +4 experience at set-up"), required=False,
                                                initial=True),
@@ -30,6 +31,10 @@ def options_fields() -> dict[str, forms.Field]:
                                               "random free sheet)"), required=False, max_length=200),
         "data": forms.CharField(label=_("Data overrides (YAML; empty: the default set)"), required=False,
                                 widget=forms.Textarea(attrs={"rows": 4})),
+        **{f"hours_{kind}": forms.IntegerField(label=label, required=False, min_value=1, max_value=24 * 14)
+           for kind, label in (("action", _("Action phase, hours (empty: the game's duration)")),
+                               ("contact", _("Contact phase, hours (empty: the game's duration)")),
+                               ("ritual", _("Ritual, hours (empty: the game's duration)")))},
     }
 
 
@@ -39,6 +44,9 @@ def options_from_fields(values: Mapping[str, Any]) -> dict:
     sheets = [None if c == "-" else c for c in (values.get("characters") or "").replace(",", " ").split()]
     if sheets:
         clean["characters"] = sheets
+    hours = {kind: values[f"hours_{kind}"] for kind in ("action", "contact", "ritual") if values.get(f"hours_{kind}")}
+    if hours:
+        clean["phase_hours"] = hours  # OC-11.1: each phase of that kind opens with this many hours
     if values.get("data"):
         try:
             clean["data"] = yaml.safe_load(values["data"]) or {}

@@ -9,10 +9,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gm.core.engine import Event, PhaseSpec, RuleError, RuleViolation, SeatInfo, SetupResult
+from gm.core.engine import Event, RuleError, RuleViolation, SeatInfo, SetupResult
 
 from .data import digest, merge_data, validate_data
-from .resolution import opening_events
+from .resolution import opening_events, phase_spec
 from .state import MAX_PLAYERS, MIN_PLAYERS, SIDE_CARDS, SKILLS, _, by_slug, week_of
 
 OPTION_KEYS = ("data", "role_deck", "first_week_bonus", "phase_hours", "sides", "characters", "position")
@@ -166,6 +166,8 @@ def setup(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.
         "foils": {}, "effects": {}, "insight": {}, "ritual": {}, "winner": None, "winners": [],
         "game_seed": rng.getrandbits(63), "draws": 0, "data_digest": digest(data),
     }
+    if options.get("phase_hours"):
+        state["phase_hours"] = dict(options["phase_hours"])  # OC-11.1: every phase opened reads it
     if position:
         apply_position(state, position)
     else:
@@ -182,7 +184,7 @@ def setup(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.
     for sid in ring:
         events.append(Event("oc.your_side", {"side": state["sides"][sid]}, visibility="seat", seat=int(sid)))
     kind = state["stage"]
-    first = PhaseSpec(kind, state["day"])
+    first = phase_spec(state, kind, state["day"])
     seat_data = {int(sid): {"side": state["sides"][sid], "character": state["players"][sid]["character"]}
                  for sid in ring}
     events += opening_events(state)

@@ -219,3 +219,17 @@ def test_OC_18_lines_of_another_phase_or_unknown_keys_are_refused():
     assert refused(st, 1, {"action": {"kind": "rest"}}) == ["wrong_stage"]
     assert refused(st, 1, {"contact": {"kind": "auto"}, "extra": 1}) == ["wrong_stage"]
     assert refused(st, 1, {"contact": {"kind": "auto"}}) == []
+
+
+def test_OC_11_1_phase_hours_set_every_phase_deadline():
+    """OC-11.1: the ``phase_hours`` option sets the length of every phase opened (set-up's first one included);
+    without it the phases take the game's own durations (``duration`` None)."""
+    res = engine.setup(seats=seats(3), options={"phase_hours": {"action": 6, "contact": 2}},
+                       rng=random.Random(3), base=default_data())
+    assert res.first_phase.kind == "action" and res.first_phase.duration == 6 * 3600
+    nxt = play(res.state).next_phase
+    assert (nxt.kind, nxt.duration) == ("contact", 2 * 3600)
+    plain = engine.setup(seats=seats(3), options={}, rng=random.Random(3), base=default_data())
+    assert plain.first_phase.duration is None and "phase_hours" not in plain.state
+    with pytest.raises(RuleViolation):
+        engine.validate_options({"phase_hours": {"action": -1}}, default_data())
