@@ -54,6 +54,9 @@ class BloodwoodModule(GameModule):
     def validate_order(self, *, state, phase, seat, payload, seats=()):
         return engine.validate_order(state, sid=str(seat.id), payload=payload)
 
+    def refuse_order(self, *, state, phase, seat, payload):
+        engine.validate_order(state, sid=str(seat.id), payload=payload)  # BW-26: its checks come first
+
     def resolve(self, *, state, phase, seats, orders, rng):
         return engine.resolve(state=state, phase=phase, seats=seats, orders=orders, rng=rng)
 

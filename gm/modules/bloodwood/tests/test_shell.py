@@ -201,3 +201,27 @@ def test_BW_3_the_master_console_names_each_entity(game):
         assert dict(MODULE.master_seat_summary(seat.data)) == {"Entity": "The Alpha", "Team": "werewolves"}
     with translation.override("ru"):
         assert dict(MODULE.master_seat_summary(seat.data)) == {"Сущность": "Альфа", "Команда": "оборотни"}
+
+
+def test_BW_26_the_core_orders_api_refuses_with_the_code_and_check_order(game):
+    """BW-26 through the core's generic ``POST /api/games/<id>/orders/``: the same code, rule and message (in the
+    player's language) as the module's own API, and BW-26's order of checks — ``not_your_turn`` before the core's
+    ``not_allowed``, ``not_in_hand`` before ``wrong_phase`` — with nothing saved."""
+    phase = open_phase(game)
+    ru = client_for(game.users[1], language="ru")
+    status, body = api(ru, "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"move": "play", "card": "keys", "target": 1}})
+    assert status == 400 and body["code"] == "not_your_turn"
+    assert body["details"][0]["rule"] == "BW-26" and "участник" in body["details"][0]["message"]
+    assert "участник" in body["errors"]["__all__"][0]
+    en = client_for(game.users[0], language="en")
+    status, body = api(en, "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"move": "play", "card": "keys", "target": 1}})
+    assert status == 400 and body["code"] == "not_in_hand"  # before wrong_phase (keys is a day card, it is Night)
+    status, body = api(en, "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"move": "play", "card": "vaccine", "target": 2}})
+    assert status == 400 and body["code"] == "wrong_phase" and body["details"][0]["field"] == "card"
+    status, body = api(client_for(game.users[2]), "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"react": "amulet"}})
+    assert status == 400 and body["code"] == "no_attack"  # an answer is checked whatever step is open
+    assert not phase.orders.exists()

@@ -184,9 +184,10 @@ class SeatData(TypedDict, total=False):
 
 def refusal(code: str, field: str = "", **params: Any) -> RuleError:
     """A :class:`RuleError` for OC-18 code ``code`` (its message, rule ID from :data:`CODES`), on payload ``field``.
-    The code is carried in ``params["code"]`` so the shell and scenario files can match it."""
+    The code is carried in ``params["code"]`` so the shell and scenario files can match it, and as the error's
+    ``code`` so the core's order API returns it (OC-11.7: code, rule ID and field, all at once)."""
     return RuleError(CODE_MESSAGES.get(code, code), field=field, rule=CODES.get(code, ""),
-                     params={"code": code, **params})
+                     params={"code": code, **params}, code=code)
 
 
 def violation(errors: Sequence[RuleError]) -> RuleViolation:

@@ -183,3 +183,17 @@ def test_OC_4_5_trade_and_acceptance_from_the_panel(master, players):
     resolve(game)
     assert "bat_wing" in game.state["players"][str(ids["Аня"])]["ingredients"]
     assert "graveyard_dirt" in game.state["players"][str(ids["Боря"])]["ingredients"]
+
+
+def test_OC_11_7_core_orders_api_gives_the_codes_rules_and_fields(master, players):
+    """OC-11.7: a refusal through the core's ``POST /api/games/<id>/orders/`` carries every OC-18 code with its
+    rule ID, field and message (``details``), all at once; nothing is saved."""
+    game = start(master, players)
+    phase = open_phase(game)
+    me = game.seats.get(display_name="Аня").pk
+    status, body = api(client_for(players[0]), "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"action": {"kind": "heal", "target": me}}})
+    assert status == 400 and body["details"]
+    assert all(d["code"] and d["rule"].startswith("OC-") and d["message"] for d in body["details"])
+    assert "self" in {d["code"] for d in body["details"]}
+    assert not Order.objects.filter(phase=phase).exists()
