@@ -387,6 +387,14 @@ class GameModule:
         the chat-room proposal syntax, FM-9.3). No query beyond what the page has loaded. Default: ``None``."""
         return None
 
+    def console_actions(self, *, game: Any) -> list[dict]:
+        """Shell hook: the module's own master actions, shown as buttons on the master's console (``game`` the Django
+        model, read for the master only). Each dict has ``key`` (a slug, unique in the game), ``url`` (the module's
+        POST view: it reads ``reason`` and calls one service that audits it), ``label`` (translated) and optional
+        ``confirm`` (the question asked first) and ``help`` (translated). Default: none (Bloodwood: "end the game
+        with no winner", BW-22d)."""
+        return []
+
     def page_context(self, *, game: Any, viewer: Any) -> dict:
         """Extra context for the module's ``template_name`` on the game page, as ``module_context`` (shell:
         ``game`` is the Django model, ``viewer`` a ``gm.core.visibility.Viewer``; whatever it returns must

@@ -138,5 +138,32 @@ def declare(*, game: Game, user, named: Any, clock=timezone.now) -> Phase:
     return phase
 
 
+def end_no_winner(*, game: Game, actor, reason: str, clock=timezone.now) -> Game:
+    """The master ends a running game with no winner (BW-22d): the open step is closed unresolved, the public line
+    ``bw.master_end`` is written, everything is revealed as at every end (BW-22e) and the action is audited as
+    ``end_no_winner`` with ``reason``. Raises ``ServiceError`` ``forbidden`` (not the master), ``invalid`` (no
+    reason) or ``state`` (the game is not running, or no step is open: a result waits for review)."""
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        phase = (Phase.objects.select_for_update(of=("self",)).filter(game_id=game.pk, status=Phase.Status.OPEN)
+                 .first())
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        core.require_master(game, actor)
+        if not reason:
+            raise core.ServiceError({"reason": [_("Give a reason for the audit log.")]})
+        if game.is_over or game.status != Game.Status.RUNNING or phase is None:
+            raise core.ServiceError(_("Only a running game with an open step can be ended."), code="state")
+        state = copy.deepcopy(game.state or {})
+        evs = engine.master_end(state)
+        now = clock()
+        game.state = state
+        entries = [core.log_entry(game, phase, e, now) for e in engine.core_events(evs)]
+        entries.append(core.game_finish(game=game, outcome=engine.outcome(state), phase=phase, now=now))
+        core.log_write(entries)
+        game.save(update_fields=["state", "status", "finished_at", "outcome"])
+        core.audit_write(game=game, actor=actor, action="end_no_winner", reason=reason, phase=phase, now=now)
+    return game
+
+
 def phase_info(phase: Phase) -> PhaseInfo:
     return PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)

@@ -10,6 +10,7 @@ API = "api/games/<int:pk>/bw/"
 urlpatterns = [
     path("games/<int:pk>/bw/order/", views.order, name="order"),
     path("games/<int:pk>/bw/declare/", views.declare, name="declare"),
+    path("games/<int:pk>/bw/end-no-winner/", views.end_no_winner, name="end_no_winner"),
     path(f"{API}line/", api.LineView.as_view(), name="api_line"),
     path(f"{API}react/", api.ReactView.as_view(), name="api_react"),
     path(f"{API}declare/", api.DeclareView.as_view(), name="api_declare"),

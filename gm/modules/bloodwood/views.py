@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseRedirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -20,6 +21,7 @@ from gm.core.services import ServiceError
 
 from . import selectors, services
 from .forms import payload_from_post
+from .texts import END_NO_WINNER
 
 MODULE = "bloodwood"
 
@@ -71,3 +73,26 @@ def declare(request, pk: int):
     except ServiceError as exc:
         _flash(request, exc)
     return HttpResponseRedirect(game.get_absolute_url())
+
+
+@require_POST
+@login_required
+def end_no_winner(request, pk: int):
+    """POST the master's end of the game with no winner (BW-22d), with its ``reason`` (the console's button)."""
+    game = visibility.game_or_404(request.user, pk, module=MODULE)
+    try:
+        services.end_no_winner(game=game, actor=request.user, reason=request.POST.get("reason", ""))
+        messages.success(request, _("The game is over with no winner."))
+    except ServiceError as exc:
+        _flash(request, exc)
+    return HttpResponseRedirect(game.get_absolute_url())
+
+
+def console_actions(*, game: Game) -> list[dict]:
+    """``GameModule.console_actions``: the master's "end the game with no winner" (BW-22d) while the game runs."""
+    if game.status != Game.Status.RUNNING:
+        return []
+    return [{"key": "bw-end-no-winner", "url": reverse("bloodwood:end_no_winner", args=[game.pk]),
+             "label": str(END_NO_WINNER),
+             "help": _("Every entity is revealed; nobody wins. Audited with your reason."),
+             "confirm": _("End the game for everyone with no winner? It cannot be undone.")}]

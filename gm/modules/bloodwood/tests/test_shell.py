@@ -225,3 +225,50 @@ def test_BW_26_the_core_orders_api_refuses_with_the_code_and_check_order(game):
                        {"phase": phase.pk, "payload": {"react": "amulet"}})
     assert status == 400 and body["code"] == "no_attack"  # an answer is checked whatever step is open
     assert not phase.orders.exists()
+
+
+def test_BW_22d_the_master_ends_the_game_with_no_winner_from_the_console(game, master):
+    """BW-22d: the console offers the master "End the game with no winner" (the core's ``console_actions`` hook);
+    a player can't; the end is public, audited with its reason and reveals everything (BW-22e)."""
+    page = client_for(master, language="en").get(game.get_absolute_url()).content.decode()
+    url = reverse("bloodwood:end_no_winner", args=[game.pk])
+    assert 'id="console-action-bw-end-no-winner"' in page and url in page
+    player_page = client_for(game.users[0]).get(game.get_absolute_url()).content.decode()
+    assert url not in player_page
+    client_for(game.users[0]).post(url, {"reason": "mine"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    client_for(master).post(url, {"reason": ""})
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING  # a reason is needed
+    client_for(master).post(url, {"reason": "the table broke up", "confirm": "1"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.outcome["winners"] == ["none"]  # as a deadlock (BW-22d)
+    assert game.state["winner"] == "none" and not game.phases.exclude(status=Phase.Status.RESOLVED).exists()
+    assert game.log_entries.filter(kind="bw.master_end", visibility="public").count() == 1
+    assert game.audit_entries.filter(action="end_no_winner", reason="the table broke up").exists()
+    anon = client_for(None).get(game.get_absolute_url()).content.decode()
+    assert "The Alpha" in anon  # the end reveals every entity
+
+
+def test_BW_22g_the_console_edits_a_seat_and_audits_it(game, master):
+    """BW-22g: the core's console seat edit works for Bloodwood (hand, DNA, markers), audited in words."""
+    from gm.core import interventions
+
+    seat = game.seats.get(position=1)
+    spec = MODULE.master_seat_form(state=game.state, seat=core.seat_info(seat), phase=None)
+    assert [s["key"] for s in spec] == ["hand", "dna", "curse_mark", "chains", "tranquilizer"]
+    interventions.seat_edit(game=game, actor=master, seat_id=seat.pk,
+                            changes={"hand": ["amulet", "bite"], "dna": "mutated", "chains": True},
+                            reason="a lost card")
+    game.refresh_from_db()
+    sid = str(seat.pk)
+    assert game.state["hands"][sid] == ["amulet", "bite"] and game.state["dna"][sid] == "mutated"
+    assert sid in game.state["chains"]
+    page = client_for(master, language="en").get(reverse("gm:console_seat_edit_form", args=[game.pk, seat.pk]))
+    assert page.status_code == 200 and "Curse Mark" in page.content.decode()
+    with pytest.raises(core.ServiceError):
+        interventions.seat_edit(game=game, actor=master, seat_id=seat.pk, changes={"hand": ["bazooka"]},
+                                reason="typo")
+    console = client_for(master, language="en").get(game.get_absolute_url()).content.decode()
+    assert "Hand: Amulet, Keys → Amulet, Bite" in console
