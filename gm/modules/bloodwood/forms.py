@@ -11,7 +11,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from . import engine
-from .texts import SEAT_FIELD_NAMES, card_name, seat_field_text
+from .texts import SEAT_FIELD_NAMES, card_name, entity_name, seat_field_text
 
 LARGER_TEAM = (("", _("drawn")), ("vampires", _("vampires")), ("werewolves", _("werewolves")))
 
@@ -93,3 +93,34 @@ def master_seat_form(state: Mapping[str, Any], sid: str) -> list[dict]:
             spec.update(kind="choice", choices=[(None, str(_("no"))), (True, str(_("yes")))])
         specs.append(spec)
     return specs
+
+
+class RematchForm(forms.Form):
+    """BW-23c, the master's side: the dealer of the rematch, among the winning team (only asked after a failed
+    declaration; the successful declarer deals otherwise)."""
+
+    dealer = forms.TypedChoiceField(label=_("The dealer (a player of the winning team)"), coerce=int, required=False)
+
+    def __init__(self, *args, candidates=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["dealer"].choices = [(s.pk, s.display_name) for s in candidates]
+
+
+class DealForm(forms.Form):
+    """BW-23c, the dealer's side: one entity per seat (``entity-<position>``) and the first player (a seat number).
+    The engine checks the teams (BW-3a): this form only offers the entities."""
+
+    first_player = forms.TypedChoiceField(label=_("Who makes the first move"), coerce=int)
+
+    def __init__(self, *args, seats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = list(seats)
+        choices = [(e, entity_name(e)) for e in engine.ENTITIES]
+        for seat in self.seats:
+            self.fields[f"entity-{seat.position}"] = forms.ChoiceField(label=seat.display_name, choices=choices)
+        self.fields["first_player"].choices = [(s.position + 1, s.display_name) for s in self.seats]
+        self.order_fields([f"entity-{s.position}" for s in self.seats] + ["first_player"])
+
+    def deal(self) -> list[str]:
+        """The deal in seat order (after ``is_valid``)."""
+        return [self.cleaned_data[f"entity-{s.position}"] for s in self.seats]

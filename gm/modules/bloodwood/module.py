@@ -36,7 +36,7 @@ class BloodwoodModule(GameModule):
     template_name = "bloodwood/panel.html"
     own_order_form = True
     scenario_runner = "gm.modules.bloodwood.scenario.run"
-    audit_actions = {"end_no_winner": texts.END_NO_WINNER}
+    audit_actions = {"end_no_winner": texts.END_NO_WINNER, "rematch": texts.REMATCH}
 
     # -- options and set-up (BW-1–BW-5, BW-27) --------------------------------------------------------------
     def validate_options(self, options):

@@ -43,6 +43,7 @@ MESSAGES = {
     "bw.setup": _("The game begins by Day; %(player)s moves first."),
     "bw.entity": _("Your entity: %(entity_name)s (team: %(team_name)s)."),
     "bw.leader": _("As a leader you see every entity: %(entities_text)s."),
+    "bw.dealer": _("You dealt this game and know every entity: %(entities_text)s."),
     "bw.play": _("%(player)s plays %(card_name)s%(on_target)s."),
     "bw.answer": _("%(player)s answers: %(answer_name)s."),
     "bw.dna": _("%(player)s's DNA: %(dna_name)s."),
@@ -192,6 +193,7 @@ def order_lines(*, payload: Mapping[str, Any], seat_data: Mapping[str, Any],
 
 #: The master's audited actions of this module (``GameModule.audit_actions``), shown in the console's audit log.
 END_NO_WINNER = _("End the game with no winner")
+REMATCH = _("Rematch: the winner deals")
 
 #: The master's seat edit fields (BW-22g), by key.
 SEAT_FIELD_NAMES = {"hand": _("Hand"), "dna": _("DNA"), "curse_mark": _("Curse Mark"), "chains": _("Chains"),

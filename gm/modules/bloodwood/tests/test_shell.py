@@ -272,3 +272,77 @@ def test_BW_22g_the_console_edits_a_seat_and_audits_it(game, master):
                                 reason="typo")
     console = client_for(master, language="en").get(game.get_absolute_url()).content.decode()
     assert "Hand: Amulet, Keys → Amulet, Bite" in console
+
+
+def _finish_by_declaration(g, named_positions):
+    url = reverse("bloodwood:declare", args=[g.pk])
+    client_for(g.users[0]).post(url, {"named": [g.seats.get(position=p).pk for p in named_positions]})
+    resolve_at_deadline(Phase.objects.get(game=g, status=Phase.Status.OPEN))
+    g.refresh_from_db()
+    assert g.status == Game.Status.FINISHED
+
+
+def test_BW_23c_winner_deals_after_a_failed_declaration_the_master_picks_the_dealer(game, master):
+    """BW-23c: after a wrong declaration the master picks the dealer among the winning team; the rematch seats the
+    same players in the same seats; only the dealer deals, BW-3a's teams are enforced, and the game starts with
+    his deal and first player, the dealer told every entity."""
+    _finish_by_declaration(game, [3, 4])  # the enemies are pure: werewolves (seats 4 and 5) win
+    page = client_for(game.users[0]).get(game.get_absolute_url()).content.decode()
+    url = reverse("bloodwood:rematch", args=[game.pk])
+    assert url in page
+    assert client_for(game.users[0]).post(url, {}).status_code == 403
+    wrong = game.seats.get(position=0)
+    client_for(master).post(url, {"dealer": wrong.pk})
+    assert not Game.objects.filter(options__rematch_of=game.pk).exists()
+    dealer = game.seats.get(position=4)
+    r = client_for(master).post(url, {"dealer": dealer.pk})
+    new = Game.objects.get(options__rematch_of=game.pk)
+    assert r.status_code == 302 and r["Location"] == reverse("bloodwood:deal", args=[new.pk])
+    assert new.status == Game.Status.SIGNUP and new.options["winner_deals"] and new.options["dealer"] == 5
+    assert [(s.user_id, s.display_name) for s in new.seats.order_by("position")] == [
+        (s.user_id, s.display_name) for s in game.seats.order_by("position")]
+    assert game.audit_entries.filter(action="rematch").exists()
+    deal_url = reverse("bloodwood:deal", args=[new.pk])
+    good = {"entity-0": "vampire", "entity-1": "werewolf", "entity-2": "vampire", "entity-3": "the_alpha",
+            "entity-4": "vampire", "first_player": 5}
+    client_for(game.users[0]).post(deal_url, good)  # not the dealer
+    new.refresh_from_db()
+    assert new.status == Game.Status.SIGNUP
+    bad = {**good, "entity-1": "vampire"}  # four vampires and The Alpha: not BW-3a's teams
+    r = client_for(game.users[4]).post(deal_url, bad, follow=True)
+    new.refresh_from_db()
+    assert new.status == Game.Status.SIGNUP and "BW-3a" in r.content.decode()
+    client_for(game.users[4]).post(deal_url, good)
+    new.refresh_from_db()
+    assert new.status == Game.Status.RUNNING
+    seats = list(new.seats.order_by("position"))
+    assert [new.state["entities"][str(s.pk)] for s in seats] == ["vampire", "werewolf", "vampire", "the_alpha",
+                                                                  "vampire"]
+    assert new.state["to_move"] == str(seats[4].pk)
+    told = new.log_entries.get(kind="bw.dealer")
+    assert told.visibility == "seat" and told.seat_id == seats[4].pk
+
+
+def test_BW_23c_the_successful_declarer_deals(master, make_user):
+    """BW-23c: after a right declaration the declarer deals; the master only starts the rematch."""
+    users = [make_user(f"wd{i}") for i in range(5)]
+    g = core.game_create(master=master, module="bloodwood", title="BW",
+                         options={"position": {**POSITION, "dna": {"4": "mutated", "5": "mutated"}}}, rng_seed=3)
+    core.game_open_signup(game=g, actor=master)
+    for i, u in enumerate(users):
+        core.seat_join(game=g, user=u, display_name=f"P{i + 1}")
+    core.game_start(game=g, actor=master)
+    g.refresh_from_db()
+    g.users = users
+    _finish_by_declaration(g, [3, 4])
+    assert g.outcome["winners"] == ["vampires"]
+    page = client_for(master, language="en").get(reverse("bloodwood:rematch", args=[g.pk])).content.decode()
+    assert 'id="bw-dealer"' in page and "P1" in page
+    r = client_for(master, language="en").post(reverse("bloodwood:rematch", args=[g.pk]), {}, follow=True)
+    assert r.status_code == 200, r.content.decode()[-3000:]
+    new = Game.objects.get(options__rematch_of=g.pk)
+    assert new.options["dealer"] == 1
+    page = client_for(users[0], language="en").get(reverse("bloodwood:deal", args=[new.pk])).content.decode()
+    assert 'id="bw-deal-form"' in page
+    other = client_for(users[1], language="en").get(reverse("bloodwood:deal", args=[new.pk])).content.decode()
+    assert 'id="bw-deal-form"' not in other
