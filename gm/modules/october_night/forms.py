@@ -63,6 +63,23 @@ class DataForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), required=False, max_length=200)
 
 
+class ClaimForm(forms.Form):
+    """OC-2.1: the character sheet a player claims at sign-up; sheets another player holds are shown with his name
+    and refused by the service if chosen (the form does not decide)."""
+
+    character = forms.ChoiceField(label=_("Your character sheet"), required=False)
+
+    def __init__(self, *args, sheets: Sequence[Mapping[str, Any]] = (), me: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", _("a random free sheet"))]
+        for sheet in sheets:
+            taken = sheet["holder"] and sheet["holder"] != me
+            label = _("%(sheet)s — taken by %(player)s") % {"sheet": sheet["name"], "player": sheet["holder"]} \
+                if taken else sheet["name"]
+            choices.append((sheet["slug"], label))
+        self.fields["character"].choices = choices
+
+
 class OrderForm(forms.Form):
     """The order of the open phase: one main line (action, contact or the deadly fight) among the legal ones, and
     any free lines (abilities, learn, use, side). ``lines`` are the selector's legal lines (``why`` empty)."""

@@ -59,7 +59,7 @@ class OctoberNightModule(GameModule):
         return engine.own_seat_data(data)
 
     def public_seat_data(self, data):
-        return {"character": data["character"]} if data.get("character") else {}
+        return {k: data[k] for k in ("character", "claim") if data.get(k)}  # OC-2.1, OC-11.3: sheets are public
 
     def master_seat_fields(self, *, state, seat):
         return engine.seat_fields(state, str(seat.id))

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from gm.core import services as core
 from gm.core.engine import RuleViolation
-from gm.core.models import Game, Order
+from gm.core.models import Game, Order, Seat
 from gm.core.services import ServiceError
 
 from . import engine
@@ -34,6 +34,40 @@ def withdraw_order(*, game: Game, user, phase_id: Any, base_version: int | None)
     """Withdraw ``user``'s order for the phase ``phase_id`` of ``game``. Raises ``ServiceError``."""
     phase = core.phase_named(game=game, phase_id=phase_id)
     return core.order_withdraw(phase=phase, user=user, base_version=base_version)
+
+
+def sheet_claim(*, game: Game, user, character: Any) -> Seat:
+    """OC-2.1: ``user`` claims the character sheet ``character`` (a slug of the game's data set) for his seat at
+    sign-up; ``""`` or ``None`` drops his claim (a random free sheet at the start). Each sheet at most once per
+    game: a sheet claimed by another player or assigned to another seat by the master is refused ``sheet_taken``
+    naming who has it. Raises ``ServiceError`` ``forbidden`` (no seat), ``state`` (sign-up is over) or the OC-18
+    code (``unknown_sheet``, ``sheet_taken``); nothing changes then."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        seats = list(Seat.objects.select_for_update().filter(game_id=game.pk).order_by("position"))
+        seat = next((s for s in seats if user and user.is_authenticated and s.user_id == user.pk), None)
+        if seat is None:
+            raise ServiceError(_("You have no seat in this game."), code="forbidden")
+        if game.status != Game.Status.SIGNUP:
+            raise ServiceError(_("Character sheets are claimed at sign-up, before the game starts."), code="state")
+        data = dict(seat.data or {})
+        if character in (None, ""):
+            data.pop("claim", None)
+        else:
+            sheets = engine.game_data(game.options or {}, default_data())
+            claims = [(s.data or {}).get("claim") for s in seats]
+            try:
+                holder = engine.sheet_holder(sheets, game.options or {}, claims, seats.index(seat), str(character))
+                if holder is not None:
+                    raise RuleViolation([engine.refusal("sheet_taken", "character",
+                                                        player=seats[holder].display_name)])
+            except RuleViolation as exc:
+                raise core.violation_refusal(exc) from None
+            data["claim"] = str(character)
+        seat.data = data
+        seat.version += 1
+        seat.save(update_fields=["data", "version"])
+        return seat
 
 
 def parse_data(text: str) -> dict:

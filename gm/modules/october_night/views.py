@@ -22,7 +22,7 @@ from gm.core.models import Game
 from gm.core.services import ServiceError
 
 from . import selectors, services
-from .forms import DataForm, OrderForm, payload_from_post
+from .forms import ClaimForm, DataForm, OrderForm, payload_from_post
 from .texts import SKILL_NAMES, name, names, side_name
 
 
@@ -49,6 +49,13 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         if viewer.kind == "master":
             data = game.options.get("data") if game.options else None
             ctx["data_form"] = DataForm(initial={"data": yaml.safe_dump(data, allow_unicode=True) if data else ""})
+        if game.status == Game.Status.SIGNUP:
+            # OC-2.1: the sheets and who holds them; a seated player claims a free one.
+            ctx["sheets_claimed"] = selectors.sheet_claims(game)
+            if viewer.seat is not None:
+                mine = (viewer.seat.data or {}).get("claim") or ""
+                ctx["claim_form"] = ClaimForm(sheets=ctx["sheets_claimed"], me=viewer.seat.display_name,
+                                              initial={"character": mine})
         return ctx
     if not state.get("players"):
         return ctx
@@ -137,4 +144,21 @@ def data_edit(request, pk: int):
         for field, msgs in exc.errors.items():
             for msg in msgs:
                 messages.error(request, f"{field}: {msg}" if field not in ("__all__", "data") else msg)
+    return HttpResponseRedirect(game.get_absolute_url())
+
+
+@require_POST
+@login_required
+def claim(request, pk: int):
+    """POST the viewer's claim of a character sheet at sign-up (OC-2.1; ``character``: a slug, empty to drop it);
+    a sheet someone else holds is refused naming him, and nothing changes."""
+    game = visibility.game_or_404(request.user, pk, module="october_night")
+    try:
+        services.sheet_claim(game=game, user=request.user, character=request.POST.get("character", ""))
+        messages.success(request, _("Your character sheet is claimed.") if request.POST.get("character")
+                         else _("You will get a random free character sheet."))
+    except ServiceError as exc:
+        for msgs in exc.errors.values():
+            for msg in msgs:
+                messages.error(request, msg)
     return HttpResponseRedirect(game.get_absolute_url())

@@ -26,7 +26,16 @@ from .master import FIELDS as MASTER_FIELDS
 from .master import seat_edit, seat_fields
 from .orders import enemy_at, holds, validate_order
 from .resolution import opening_events, resolve
-from .setup import OPTION_KEYS, apply_position, asset_deck, game_data, role_deck, setup, validate_options
+from .setup import (
+    OPTION_KEYS,
+    apply_position,
+    asset_deck,
+    game_data,
+    role_deck,
+    setup,
+    sheet_holder,
+    validate_options,
+)
 from .state import (
     ACTIONS,
     CODE_MESSAGES,
@@ -53,6 +62,7 @@ from .state import (
 
 __all__ = [
     "MASTER_FIELDS", "seat_edit", "seat_fields",
+    "sheet_holder",
     "ACTIONS", "CODES", "CODE_MESSAGES", "CONTACT_KINDS", "MAX_PLAYERS", "MIN_PLAYERS", "OPTION_KEYS", "SIDES",
     "SIDE_CARDS", "SKILLS", "Ctx", "Player", "SeatData", "State", "apply_position", "asset_deck", "by_slug", "check",
     "digest", "distance", "distances", "enemy_at", "fight_skill", "fight_value", "game_data", "holds", "in_game",

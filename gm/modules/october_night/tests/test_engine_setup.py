@@ -233,3 +233,26 @@ def test_OC_11_1_phase_hours_set_every_phase_deadline():
     assert plain.first_phase.duration is None and "phase_hours" not in plain.state
     with pytest.raises(RuleViolation):
         engine.validate_options({"phase_hours": {"action": -1}}, default_data())
+
+
+def test_OC_2_1_claims_at_signup_then_random_free_sheets_each_once():
+    """OC-2.1 [house]: the master's assignment first, then each seat's claim (``SeatInfo.data["claim"]``) when still
+    free, then random free sheets; a sheet is played at most once. ``sheet_holder`` names who holds a sheet."""
+    from gm.core.engine import SeatInfo
+
+    claimed = [SeatInfo(id=i + 1, name=n, position=i, data={"claim": c})
+               for i, (n, c) in enumerate(zip(["Аня", "Боря", "Вова", "Гена"], ["witch", "doctor", "witch", None],
+                                              strict=True))]
+    for seed in range(5):
+        res = engine.setup(seats=claimed, options={"characters": [None, "doctor"]}, rng=random.Random(seed),
+                           base=default_data())
+        chars = [res.state["players"][str(i)]["character"] for i in range(1, 5)]
+        assert chars[0] == "witch" and chars[1] == "doctor"  # Аня's claim, the master's assignment
+        assert chars[2] not in ("witch", "doctor") and len(set(chars)) == 4  # Вова's claim was taken: random
+    data = default_data()
+    assert engine.sheet_holder(data, {}, ["witch", None], 1, "witch") == 0
+    assert engine.sheet_holder(data, {"characters": [None, "count"]}, [None, None], 0, "count") == 1
+    assert engine.sheet_holder(data, {}, ["witch", None], 0, "witch") is None
+    with pytest.raises(RuleViolation) as exc:
+        engine.sheet_holder(data, {}, [], 0, "ghost")
+    assert exc.value.errors[0].code == "unknown_sheet" and exc.value.errors[0].rule == "OC-2.1"

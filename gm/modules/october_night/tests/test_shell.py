@@ -197,3 +197,36 @@ def test_OC_11_7_core_orders_api_gives_the_codes_rules_and_fields(master, player
     assert all(d["code"] and d["rule"].startswith("OC-") and d["message"] for d in body["details"])
     assert "self" in {d["code"] for d in body["details"]}
     assert not Order.objects.filter(phase=phase).exists()
+
+
+def test_OC_2_1_players_claim_sheets_at_signup_conflicts_refused(master, players):
+    """OC-2.1: at sign-up each player claims a free sheet (page and API); a sheet another player claimed, or the
+    master assigned to another seat, is refused naming who holds it, and nothing changes; the claims (else random
+    free sheets) are the characters at the start, each sheet once."""
+    game = services.game_create(master=master, module="october_night", title="October", rng_seed=5,
+                                options={"sides": SIDES, "characters": [None, None, "doctor"]})
+    services.game_open_signup(game=game, actor=master)
+    for user, name in zip(players, NAMES, strict=False):
+        services.seat_join(game=game, user=user, display_name=name)
+    url = reverse("october_night:claim", args=[game.pk])
+    text = page(players[0], game)
+    assert 'id="oc-claim"' in text and "Doctor — Вова" in text
+    client_for(players[0]).post(url, {"character": "witch"})
+    anya = game.seats.get(display_name="Аня")
+    assert anya.data["claim"] == "witch"
+    r = client_for(players[1], language="en").post(url, {"character": "witch"}, follow=True)
+    assert "Аня has already claimed this character sheet" in htmllib.unescape(r.content.decode())
+    assert "claim" not in game.seats.get(display_name="Боря").data
+    status, body = api(client_for(players[1]), "post", f"/api/games/{game.pk}/oc/claim/", {"character": "doctor"})
+    assert status == 400 and body["code"] == "sheet_taken" and body["details"][0]["rule"] == "OC-2.1"
+    status, body = api(client_for(players[1]), "post", f"/api/games/{game.pk}/oc/claim/", {"character": "ghost"})
+    assert status == 400 and body["code"] == "unknown_sheet"
+    status, body = api(client_for(players[1]), "post", f"/api/games/{game.pk}/oc/claim/", {"character": "count"})
+    assert status == 200 and body == {"character": "count"}
+    client_for(players[0]).post(url, {"character": "witch"})  # his own claim again: fine
+    services.game_start(game=game, actor=master)
+    game.refresh_from_db()
+    chars = [game.state["players"][str(s.pk)]["character"] for s in game.seats.order_by("position")]
+    assert chars == ["witch", "count", "doctor"]
+    status, body = api(client_for(players[0]), "post", f"/api/games/{game.pk}/oc/claim/", {"character": "vicar"})
+    assert status == 409 and body["code"] == "state"
