@@ -63,6 +63,15 @@ class DataForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), required=False, max_length=200)
 
 
+class BoardForm(forms.Form):
+    """OC-11.6: the master's edit of a running game's board as YAML — ``enemies``, ``bag``, ``decks``,
+    ``reserve`` (the keys given replace those parts) — and the reason for the audit log."""
+
+    board = forms.CharField(label=_("The board (YAML)"), widget=forms.Textarea(attrs={"rows": 14,
+                                                                                   "spellcheck": "false"}))
+    reason = forms.CharField(label=_("Reason (for the audit log)"), max_length=200)
+
+
 class ClaimForm(forms.Form):
     """OC-2.1: the character sheet a player claims at sign-up; sheets another player holds are shown with his name
     and refused by the service if chosen (the form does not decide)."""
@@ -161,6 +170,10 @@ def master_seat_form(state: Mapping[str, Any], sid: str) -> list[dict]:
             spec.update(kind="cards", choices=[(e["slug"], name(e["slug"])) for e in data[key]])
         elif key in ("abilities", "used"):
             spec.update(kind="cards", choices=[(e["slug"], name(e["slug"])) for e in data["abilities"]])
+        elif key == "contact":
+            spec.update(kind="choice", choices=[(None, str(_("none")))] + [
+                (e["slug"], name(e["slug"])) for sec in ("search_contacts", "combat_contacts", "personal_contacts")
+                for e in data[sec]])
         else:
             hi = {"health": st["health_max"], "experience": 999, "clues": 999}.get(key, st["skill_max"])
             spec.update(kind="number", min=0, max=int(hi))

@@ -31,7 +31,7 @@ class OctoberNightModule(GameModule):
     template_name = "october_night/panel.html"
     own_order_form = True
     scenario_runner = "gm.modules.october_night.scenario.run"
-    audit_actions = {"data_edit": texts.DATA_EDIT}
+    audit_actions = {"data_edit": texts.DATA_EDIT, "board_edit": texts.BOARD_EDIT}
 
     def validate_options(self, options):
         return engine.validate_options(options, selectors.default_data())

@@ -256,3 +256,46 @@ def test_OC_2_1_claims_at_signup_then_random_free_sheets_each_once():
     with pytest.raises(RuleViolation) as exc:
         engine.sheet_holder(data, {}, [], 0, "ghost")
     assert exc.value.errors[0].code == "unknown_sheet" and exc.value.errors[0].rule == "OC-2.1"
+
+
+def test_OC_17_a_mystery_without_its_clues_is_refused():
+    """OC-17 with OC-13: a data set whose mysteries can't get their clues is refused — ``clues_per_mystery`` below 1,
+    fewer clue sources (search sections and enemy tokens) than the mysteries need, fewer mysteries than needed."""
+    data = default_data()
+    data["settings"]["clues_per_mystery"] = 0
+    assert "settings.clues_per_mystery" in {e.field for e in engine.validate_data(data)}
+    data = default_data()
+    data["settings"]["clues_per_mystery"] = 40
+    errs = [e for e in engine.validate_data(data) if e.field == "mysteries"]
+    assert errs and errs[0].params["clues"] == 160 and errs[0].rule == "OC-17"
+    data = default_data()
+    data["settings"]["mysteries_needed"] = 7
+    assert any(e.field == "mysteries" and e.params.get("n") == 6 for e in engine.validate_data(data))
+    assert engine.validate_data(default_data()) == []
+
+
+def test_OC_11_6_master_edits_enemies_decks_bag_reserve_and_the_open_contact():
+    """OC-11.6: the master's board edit (enemy tokens, bag, decks, reserve) and the seat edit of the open contact;
+    every bad entry named at once, nothing changed."""
+    st = game([{"side": "keepers", "character": "vicar"}, {"side": "summoners", "character": "count"},
+               {"side": "keepers", "character": "witch"}])
+    fields = engine.board_fields(st)
+    assert set(fields) == {"enemies", "bag", "decks", "reserve"}
+    new = engine.board_edit(st, {"enemies": [{"token": "ghoul", "location": "mill", "owner": 2, "health": 1}],
+                                 "bag": ["werewolf"], "decks": {"search": [st["decks"]["search"][-1]]}})
+    assert new["enemies"] == [{"token": "ghoul", "location": "mill", "owner": "2", "health": 1,
+                               "revealed": False}]
+    assert new["bag"] == ["werewolf"] and len(new["decks"]["search"]) == 1 and st["bag"] != ["werewolf"]
+    with pytest.raises(RuleViolation) as exc:
+        engine.board_edit(st, {"enemies": [{"token": "ghoul", "location": "moon", "owner": 9, "health": 7},
+                                           {"token": "dragon"}],
+                               "decks": {"search": ["nope"], "tarot": []}, "reserve": ["x"], "weather": 1})
+    fields = {e.field for e in exc.value.errors}
+    assert fields == {"enemies[0].location", "enemies[0].owner", "enemies[0].health", "enemies[1].token",
+                      "decks.search", "decks.tarot", "reserve", "weather"}
+    card = default_data()["search_contacts"][0]["slug"]
+    edited = engine.seat_edit(st, "1", {"contact": card})
+    assert edited["players"]["1"]["contact"] == {"card": card, "type": "search", "done": []}
+    assert engine.seat_edit(edited, "1", {"contact": None})["players"]["1"]["contact"] is None
+    with pytest.raises(RuleViolation):
+        engine.seat_edit(st, "1", {"contact": "nope"})

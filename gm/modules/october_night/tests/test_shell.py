@@ -230,3 +230,39 @@ def test_OC_2_1_players_claim_sheets_at_signup_conflicts_refused(master, players
     assert chars == ["witch", "count", "doctor"]
     status, body = api(client_for(players[0]), "post", f"/api/games/{game.pk}/oc/claim/", {"character": "vicar"})
     assert status == 409 and body["code"] == "state"
+
+
+def test_OC_17_data_edit_names_the_yaml_line_that_is_wrong(master, players):
+    """OC-17: a refused data edit names the line of the master's YAML at fault with the entry and the reason."""
+    game = create(master)
+    url = reverse("october_night:data", args=[game.pk])
+    text = "settings:\n  reserve_size: 3\nenemies:\n  - slug: ghoul\n    modifier: 12\n    location: moon\n"
+    r = client_for(master, language="en").post(url, {"data": text, "reason": "x"}, follow=True)
+    body = htmllib.unescape(r.content.decode())
+    assert "line 6: enemies[ghoul].location: Unknown location 'moon'." in body and "OC-17" in body
+    r = client_for(master, language="en").post(url, {"data": "settings:\n  clues_per_mystery: 0\n"}, follow=True)
+    assert "line 2: settings.clues_per_mystery" in htmllib.unescape(r.content.decode())
+    game.refresh_from_db()
+    assert "data" not in game.options
+
+
+def test_OC_11_6_master_edits_the_board_of_a_running_game(master, players):
+    """OC-11.6: the master's board edit from the panel (YAML with a reason), audited; a bad entry is refused with
+    its line and nothing changes; players see no such form."""
+    game = start(master, players)
+    assert 'id="oc-board-edit"' in page(master, game) and 'id="oc-board-edit"' not in page(players[0], game)
+    url = reverse("october_night:board", args=[game.pk])
+    before = game.state["enemies"]
+    r = client_for(master, language="en").post(url, {"board": "enemies:\n  - token: ghoul\n    location: moon\n",
+                                                     "reason": "fix"}, follow=True)
+    assert "line 3: enemies[0].location" in htmllib.unescape(r.content.decode())
+    game.refresh_from_db()
+    assert game.state["enemies"] == before
+    client_for(players[0]).post(url, {"board": "bag: []\n", "reason": "mine"})
+    game.refresh_from_db()
+    assert game.state["bag"]
+    client_for(master).post(url, {"board": "enemies:\n  - {token: ghoul, location: mill}\nbag: [werewolf]\n",
+                                  "reason": "a lost token"})
+    game.refresh_from_db()
+    assert game.state["bag"] == ["werewolf"] and game.state["enemies"][0]["location"] == "mill"
+    assert game.audit_entries.filter(action="board_edit", reason="a lost token").exists()
