@@ -59,7 +59,7 @@ class DataForm(forms.Form):
     """The master's per-game data overrides as YAML (OC-17), e.g. ``enemies: [{slug: ghoul, modifier: 12}]``."""
 
     data = forms.CharField(label=_("Data overrides (YAML)"), required=False,
-                           widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}))
+                           widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false", "lang": "zxx"}))
     reason = forms.CharField(label=_("Reason"), required=False, max_length=200)
 
 
@@ -67,8 +67,9 @@ class BoardForm(forms.Form):
     """OC-11.6: the master's edit of a running game's board as YAML — ``enemies``, ``bag``, ``decks``,
     ``reserve`` (the keys given replace those parts) — and the reason for the audit log."""
 
-    board = forms.CharField(label=_("The board (YAML)"), widget=forms.Textarea(attrs={"rows": 14,
-                                                                                   "spellcheck": "false"}))
+    # lang="zxx": YAML of slugs, no text in any language (screen readers and the language checks skip it).
+    board = forms.CharField(label=_("The board (YAML)"), widget=forms.Textarea(attrs={
+        "rows": 14, "spellcheck": "false", "lang": "zxx"}))
     reason = forms.CharField(label=_("Reason (for the audit log)"), max_length=200)
 
 
