@@ -107,6 +107,11 @@ class Command(BaseCommand):
                 previous_queue = self._route_to(stack.queue)
                 self.stdout.write(f"Starting web, worker and beat (logs in {logs}) …")
                 stack.start()
+                # Its own stack has just started: a stale sweep mark left by an earlier run on this database is no
+                # outage of these games, and would shift the first game's deadlines by the gap (issue 23).
+                from gm.core.services.outage import sweep_succeeded
+
+                sweep_succeeded()
                 if redis_outage:
                     stack.supervise()  # the worker exits when it loses Redis: restart it, as production does
                 base_url = stack.base_url
