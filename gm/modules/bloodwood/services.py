@@ -172,7 +172,7 @@ REMATCH_KEYS = ("leaders", "inattention", "turn_minutes", "step_minutes", "large
 def rematch_create(*, game: Game, actor, dealer: Any = None, clock=timezone.now) -> Game:
     """BW-23c: the master of the finished ``game`` starts its rematch where the winner deals: a new game with the
     same players in the same seats under the same names, the same options (``winner_deals`` on, ``dealer`` the
-    dealer's seat number, ``rematch_of`` this game) and durations, open for signups and waiting for the deal. The
+    dealer's seat number, ``rematch_of`` this game) and durations, its signups closed, waiting for the deal. The
     dealer is the successful declarer; after a failed declaration the master picks one of the winning team
     (``dealer``: a seat id of ``game``). Audited on the finished game as ``rematch``. Raises ``ServiceError``
     ``forbidden`` (not the master), ``state`` (not finished, or nobody won) or ``invalid`` (no or a wrong dealer)."""
@@ -198,6 +198,7 @@ def rematch_create(*, game: Game, actor, dealer: Any = None, clock=timezone.now)
         core.game_open_signup(game=new, actor=game.master)
         for s in info["seats"]:
             core.seat_join(game=new, user=s.user, display_name=s.display_name)
+        new = core.game_close_signup(game=new, actor=game.master)  # the same seats: nobody new joins
         core.audit_write(game=game, actor=actor, action="rematch", now=clock(),
                          data={"game": new.pk, "dealer": seat.display_name, "player": seat.display_name})
     return new

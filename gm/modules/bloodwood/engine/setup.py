@@ -140,6 +140,9 @@ def validate_options(options: Mapping[str, Any], *, players: int | None = None,
     if "dealer" in out and not out.get("winner_deals"):
         errors.append(RuleError(_("A dealer deals only with the option “winner deals”."), field="dealer",
                                 rule="BW-23c"))
+    elif "dealer" in out and players is not None and not options.get("deal"):
+        # BW-23c: a rematch starts with the winner's deal, never without it.
+        errors.append(RuleError(_("The game waits for the winner's deal."), field="deal", rule="BW-23c"))
     if "position" in options:
         if not isinstance(options["position"], dict):
             errors.append(RuleError(_("The position is an object."), field="position", rule="BW-27"))

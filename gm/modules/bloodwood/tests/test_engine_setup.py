@@ -206,5 +206,10 @@ def test_BW_23c_the_winners_deal_and_first_player_and_the_dealer_knows_every_ent
     assert exc.value.errors[0].rule == "BW-23c"
     with pytest.raises(RuleViolation):
         E.validate_options({"winner_deals": True, "dealer": 7}, players=6)
+    with pytest.raises(RuleViolation) as exc:
+        E.validate_options({"winner_deals": True, "dealer": 2}, players=6)  # the start waits for the deal
+    assert exc.value.errors[0].field == "deal"
+    assert E.validate_options({"winner_deals": True, "dealer": 2}) == {
+        "leaders": True, "inattention": False, "winner_deals": True, "dealer": 2}  # at creation: no count yet
     with pytest.raises(RuleViolation):
         E.validate_options({"winner_deals": True, "deal": ["vampire"] * 6}, players=6)

@@ -302,6 +302,9 @@ def test_BW_23c_winner_deals_after_a_failed_declaration_the_master_picks_the_dea
     assert [(s.user_id, s.display_name) for s in new.seats.order_by("position")] == [
         (s.user_id, s.display_name) for s in game.seats.order_by("position")]
     assert game.audit_entries.filter(action="rematch").exists()
+    assert new.signups_closed
+    with pytest.raises(core.ServiceError):
+        core.game_start(game=new, actor=master)  # not before the winner's deal
     deal_url = reverse("bloodwood:deal", args=[new.pk])
     good = {"entity-0": "vampire", "entity-1": "werewolf", "entity-2": "vampire", "entity-3": "the_alpha",
             "entity-4": "vampire", "first_player": 5}
