@@ -165,6 +165,7 @@ def console_context(*, game: Game, viewer: visibility.Viewer, phase: Phase | Non
         "reports": _phase_reports(viewer, names),
         "audit": _audit_rows(game, visibility.audit_entries(viewer)[:50]),
         "life_options": _life_forms(game),
+        "module_actions": module.console_actions(game=game) if not game.is_over else [],
         "notice": notice,
         "errors": errors or [],
     }

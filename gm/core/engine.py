@@ -41,12 +41,15 @@ class RuleViolation(Exception):
 class RuleError:
     """A broken rule: ``rule`` is the rule ID (e.g. ``"FM-5.5"``) or ``""``; ``field`` is the payload key at
     fault (``""`` for the whole order); ``message`` is a translatable text (may be a lazy string) and
-    ``params`` the numbers it names, formatted into it with ``%``."""
+    ``params`` the numbers it names, formatted into it with ``%``; ``code`` the module's own refusal code (e.g.
+    BW-26's ``not_your_turn``), ``""`` for none — the core's order API returns it in the error body's ``details``
+    (and as the body's ``code`` when every error of the refusal has the same one)."""
 
     message: Any
     field: str = ""
     rule: str = ""
     params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    code: str = ""
 
     def render(self, translate: Callable[[str], str] = str) -> str:
         """The message with ``params`` filled in; ``translate`` (the shell passes Django's ``gettext``) turns a
@@ -285,6 +288,14 @@ class GameModule:
         ``seats`` are all the game's seats (ring order) so a module can check targets (alive, not self)."""
         raise NotImplementedError
 
+    def refuse_order(self, *, state: Mapping[str, Any], phase: PhaseInfo, seat: SeatInfo,
+                     payload: Mapping[str, Any]) -> None:
+        """Checked by ``services.order_submit`` first, under the phase lock and before the core's own checks (a
+        deadline passed, a dead seat, a seat that is not an actor of the phase): a module whose rules fix the order
+        of refusals and name them (BW-26: ``game_over``, then ``not_your_turn``…) raises :class:`RuleViolation` here
+        with its code, so the core's order API reports that refusal and not the core's ``not_allowed``. Default:
+        nothing (the core's checks, then :meth:`validate_order`)."""
+
     def resolve(
         self,
         *,
@@ -445,6 +456,14 @@ class GameModule:
         ``gm.core.visibility.Viewer``), as ``{"title": str, "lines": [str]}`` in the active language (forum Mafia:
         the chat-room proposal syntax, FM-9.3). No query beyond what the page has loaded. Default: ``None``."""
         return None
+
+    def console_actions(self, *, game: Any) -> list[dict]:
+        """Shell hook: the module's own master actions, shown as buttons on the master's console (``game`` the Django
+        model, read for the master only). Each dict has ``key`` (a slug, unique in the game), ``url`` (the module's
+        POST view: it reads ``reason`` and calls one service that audits it), ``label`` (translated) and optional
+        ``confirm`` (the question asked first) and ``help`` (translated). Default: none (Bloodwood: "end the game
+        with no winner", BW-22d)."""
+        return []
 
     def page_context(self, *, game: Any, viewer: Any) -> dict:
         """Extra context for the module's ``template_name`` on the game page, as ``module_context`` (shell:

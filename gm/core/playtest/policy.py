@@ -17,6 +17,8 @@ class Policy:
     * ``min_players`` / ``max_players`` / ``default_players`` — the table sizes the command accepts;
     * ``death_kinds`` — log entry kinds of a death (the summary's deaths per phase), :meth:`death_name` the name;
     * ``draw_rule`` — the rule ID a draw ends by, shown in the summary;
+    * ``phase_cap`` — how many phases a whole game may take before ``gm_playtest`` calls it stuck (default 60;
+      a game whose rules take longer, like October Night's 71, says so);
     * :meth:`seat` — the bots take their seats (default: ``POST /api/games/<id>/join/`` with their names);
     * :meth:`dispatch` — the bots' work for one phase (default: every living actor plays it; now and then one
       dead bot tries to order).
@@ -28,6 +30,8 @@ class Policy:
     default_players = 10
     death_kinds: tuple[str, ...] = ()
     draw_rule = ""
+    #: The phases a whole game may take: ``gm_playtest``'s default ``--phase-cap``.
+    phase_cap = 60
     #: Per phase: the chance that one dead bot tries to order (the site must refuse it).
     dead_tries = 0.5
 

@@ -51,6 +51,7 @@ from .base import (
     seat_info,
     task,
     violation_errors,
+    violation_refusal,
 )
 from .games import (
     game_abort,
@@ -146,4 +147,5 @@ __all__ = [
     "SweepReport",
     "task",
     "violation_errors",
+    "violation_refusal",
 ]

@@ -53,6 +53,23 @@ def violation_errors(exc: RuleViolation) -> dict[str, list[str]]:
     return errors
 
 
+def violation_refusal(exc: RuleViolation) -> ServiceError:
+    """An engine's :class:`~gm.core.engine.RuleViolation` as the :class:`ServiceError` the order API returns: the
+    messages of :func:`violation_errors`; when its errors carry the module's refusal codes (``RuleError.code``),
+    ``details`` lists each one (``code``, ``rule``, ``field``, ``message``), and the error's own ``code`` is that
+    code when all of them share it (else ``invalid``)."""
+    errors = violation_errors(exc)
+    codes = {err.code for err in exc.errors}
+    if codes == {""}:
+        return ServiceError(errors)
+    details = []
+    for err in exc.errors:
+        text = err.render(_)
+        details.append({"code": err.code, "rule": err.rule, "field": err.field or "__all__",
+                        "message": f"{text} ({err.rule})" if err.rule else text})
+    return ServiceError(errors, code=codes.pop() if len(codes) == 1 else "invalid", details=details)
+
+
 def can_host(user) -> bool:
     """Staff, or users granted the ``core.host_game`` permission, may create and master games."""
     if not (user and user.is_authenticated):

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from ..engine import GameModule, PhaseInfo, RuleViolation
 from ..models import Game, LogEntry, Order, Phase, Seat
-from .base import Clock, ServiceError, latest_orders, schedule_deadline, seat_info, violation_errors
+from .base import Clock, ServiceError, latest_orders, schedule_deadline, seat_info, violation_refusal
 
 
 def _seat_for_order(phase: Phase, user) -> Seat:
@@ -173,18 +173,23 @@ def order_submit(*, phase: Phase, user, payload: Any, base_version: int | None =
         seat = next((s for s in rows if s.pk == seat.pk), None)
         if seat is None:
             raise ServiceError(_("You have no seat in this game."), code="forbidden")
+        module = phase.game.game_module
+        info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
+        try:
+            # The module's own refusals that come before the core's checks (BW-26's order of checks).
+            module.refuse_order(state=phase.game.state, phase=info, seat=seat_info(seat), payload=payload)
+        except RuleViolation as exc:
+            raise violation_refusal(exc) from None
         _check_phase_accepts(phase, seat, now)
         # Counted once the phase accepts it: a form left open over a resolution hears "ended", not "slow down".
         _flood_check(phase.game, user, "order", now)
         _check_base_version(phase, seat, base_version)
-        module = phase.game.game_module
-        info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
         try:
             seats = [seat_info(s) for s in rows]
             clean = module.validate_order(state=phase.game.state, phase=info, seat=seat_info(seat), payload=payload,
                                           seats=seats)
         except RuleViolation as exc:
-            raise ServiceError(violation_errors(exc)) from None
+            raise violation_refusal(exc) from None
         order = Order.objects.create(
             phase=phase, seat=seat, version=_next_version(phase, seat), payload=clean, submitted_by=user,
             created_at=now,

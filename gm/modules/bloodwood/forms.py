@@ -10,6 +10,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from . import engine
+from .texts import SEAT_FIELD_NAMES, card_name, entity_name, seat_field_text
+
 LARGER_TEAM = (("", _("drawn")), ("vampires", _("vampires")), ("werewolves", _("werewolves")))
 
 
@@ -68,3 +71,56 @@ def payload_from_post(data) -> dict:
     if line == "refill":
         return {"refill": {"day": _int(data.get("day") or 0), "night": _int(data.get("night") or 0)}}
     return {}
+
+
+def master_seat_form(state: Mapping[str, Any], sid: str) -> list[dict]:
+    """The console's seat edit (``GameModule.master_seat_form``, BW-22g): the hand as card pickers of every card of
+    the game, the DNA as a choice, the Curse Mark's count (none, 1 or 2), Chains and Tranquilizer as yes/no."""
+    fields = engine.seat_fields(state, sid)
+    specs: list[dict] = []
+    for key, value in fields.items():
+        spec: dict[str, Any] = {"key": key, "label": str(SEAT_FIELD_NAMES[key]), "value": value,
+                                "text": seat_field_text(key, value)}
+        if key == "hand":
+            spec.update(kind="cards", choices=[(c, card_name(c)) for c in state["data"]["cards"]])
+        elif key == "dna":
+            spec.update(kind="choice", choices=[(d, seat_field_text("dna", d)) for d in engine.DNA])
+        elif key == "curse_mark":
+            spec.update(kind="choice", choices=[(None, str(_("no mark"))),
+                                                *[(n, seat_field_text(key, n)) for n in (1, 2)]],
+                        help=str(_("Its own turns left before permanent mutation (BW-10a).")))
+        else:
+            spec.update(kind="choice", choices=[(None, str(_("no"))), (True, str(_("yes")))])
+        specs.append(spec)
+    return specs
+
+
+class RematchForm(forms.Form):
+    """BW-23c, the master's side: the dealer of the rematch, among the winning team (only asked after a failed
+    declaration; the successful declarer deals otherwise)."""
+
+    dealer = forms.TypedChoiceField(label=_("The dealer (a player of the winning team)"), coerce=int, required=False)
+
+    def __init__(self, *args, candidates=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["dealer"].choices = [(s.pk, s.display_name) for s in candidates]
+
+
+class DealForm(forms.Form):
+    """BW-23c, the dealer's side: one entity per seat (``entity-<position>``) and the first player (a seat number).
+    The engine checks the teams (BW-3a): this form only offers the entities."""
+
+    first_player = forms.TypedChoiceField(label=_("Who makes the first move"), coerce=int)
+
+    def __init__(self, *args, seats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = list(seats)
+        choices = [(e, entity_name(e)) for e in engine.ENTITIES]
+        for seat in self.seats:
+            self.fields[f"entity-{seat.position}"] = forms.ChoiceField(label=seat.display_name, choices=choices)
+        self.fields["first_player"].choices = [(s.position + 1, s.display_name) for s in self.seats]
+        self.order_fields([f"entity-{s.position}" for s in self.seats] + ["first_player"])
+
+    def deal(self) -> list[str]:
+        """The deal in seat order (after ``is_valid``)."""
+        return [self.cleaned_data[f"entity-{s.position}"] for s in self.seats]

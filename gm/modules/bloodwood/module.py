@@ -36,6 +36,7 @@ class BloodwoodModule(GameModule):
     template_name = "bloodwood/panel.html"
     own_order_form = True
     scenario_runner = "gm.modules.bloodwood.scenario.run"
+    audit_actions = {"end_no_winner": texts.END_NO_WINNER, "rematch": texts.REMATCH}
 
     # -- options and set-up (BW-1–BW-5, BW-27) --------------------------------------------------------------
     def validate_options(self, options):
@@ -53,6 +54,9 @@ class BloodwoodModule(GameModule):
     # -- steps (BW-6–BW-24) ---------------------------------------------------------------------------------
     def validate_order(self, *, state, phase, seat, payload, seats=()):
         return engine.validate_order(state, sid=str(seat.id), payload=payload)
+
+    def refuse_order(self, *, state, phase, seat, payload):
+        engine.validate_order(state, sid=str(seat.id), payload=payload)  # BW-26: its checks come first
 
     def resolve(self, *, state, phase, seats, orders, rng):
         return engine.resolve(state=state, phase=phase, seats=seats, orders=orders, rng=rng)
@@ -74,12 +78,28 @@ class BloodwoodModule(GameModule):
     def page_context(self, *, game, viewer):
         return views.page_context(game=game, viewer=viewer)
 
+    def console_actions(self, *, game):
+        return views.console_actions(game=game)
+
     # -- words ----------------------------------------------------------------------------------------------
     def seat_facts(self, data, *, secret):
         return texts.seat_facts(data, secret=secret)
 
     def master_seat_summary(self, data):
         return texts.seat_facts(data, secret=True)
+
+    # -- the master's seat edit (BW-22g) --------------------------------------------------------------------
+    def master_seat_fields(self, *, state, seat):
+        return engine.seat_fields(state, str(seat.id))
+
+    def master_seat_form(self, *, state, seat, phase):
+        return forms.master_seat_form(state, str(seat.id))
+
+    def master_edit_lines(self, *, before, after):
+        return texts.master_edit_lines(before=before, after=after)
+
+    def master_seat_edit(self, *, state, seat, seats, changes):
+        return dict(seat.data), engine.seat_edit(state, str(seat.id), changes)
 
     def order_lines(self, *, payload, seat_data, seat_names):
         return texts.order_lines(payload=payload, seat_data=seat_data, seat_names=seat_names)

@@ -200,3 +200,32 @@ def player_needs(*, game: Game, phase: Phase, seat, payload) -> list[Need] | Non
     if payload is not None:
         return [Need(NEED_DONE % {"phase": label}, DONE, phase.deadline)]
     return [Need(NEED[phase.kind] % {"phase": label}, ACT, phase.deadline)]
+
+
+# -- the rematch where the winner deals (BW-23c) -------------------------------------------------------------------
+
+def rematch_info(game: Game) -> dict:
+    """What the rematch page of the finished ``game`` shows (BW-23c): ``winner`` (the winning team or ``none``),
+    ``declarer`` (the seat of the successful declarer, or ``None``), ``candidates`` (the seats of the winning team:
+    the master picks the dealer among them after a failed declaration), ``rematches`` (the games made as its
+    rematch). Only for a finished game; everything here is public once the game is over (BW-22e)."""
+    state = game.state or {}
+    winner = state.get("winner") or "none"
+    seats = list(game.seats.order_by("position"))
+    by_name = {s.display_name: s for s in seats}
+    declarer = None
+    entry = game.log_entries.filter(kind="bw.declaration").order_by("-pk").first()
+    if entry is not None and (entry.data or {}).get("right"):
+        declarer = by_name.get(entry.data.get("player"))
+    winners = {str(s) for s in state.get("winners") or []}
+    return {"winner": winner, "declarer": declarer, "candidates": [s for s in seats if str(s.pk) in winners],
+            "seats": seats,
+            "rematches": list(Game.objects.filter(module=game.module, options__rematch_of=game.pk).order_by("pk"))}
+
+
+def dealer_seat(game: Game):
+    """The seat that deals the rematch ``game`` (BW-23c: option ``dealer``, a seat number), or ``None``."""
+    dealer = (game.options or {}).get("dealer")
+    if not (game.options or {}).get("winner_deals") or not dealer:
+        return None
+    return game.seats.filter(position=int(dealer) - 1).first()

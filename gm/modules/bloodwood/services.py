@@ -17,10 +17,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gm.core import services as core
-from gm.core.engine import PhaseInfo
+from gm.core.engine import PhaseInfo, RuleViolation
 from gm.core.models import Game, Order, Phase, Seat
 
 from . import engine
+from .selectors import dealer_seat, game_data, rematch_info
 from .texts import refusal_text
 
 MODULE = "bloodwood"
@@ -136,6 +137,94 @@ def declare(*, game: Game, user, named: Any, clock=timezone.now) -> Phase:
             phase.deadline = now
             core.schedule_deadline(phase, now=now)
     return phase
+
+
+def end_no_winner(*, game: Game, actor, reason: str, clock=timezone.now) -> Game:
+    """The master ends a running game with no winner (BW-22d): the open step is closed unresolved, the public line
+    ``bw.master_end`` is written, everything is revealed as at every end (BW-22e) and the action is audited as
+    ``end_no_winner`` with ``reason``. Raises ``ServiceError`` ``forbidden`` (not the master), ``invalid`` (no
+    reason) or ``state`` (the game is not running, or no step is open: a result waits for review)."""
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        phase = (Phase.objects.select_for_update(of=("self",)).filter(game_id=game.pk, status=Phase.Status.OPEN)
+                 .first())
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        core.require_master(game, actor)
+        if not reason:
+            raise core.ServiceError({"reason": [_("Give a reason for the audit log.")]})
+        if game.is_over or game.status != Game.Status.RUNNING or phase is None:
+            raise core.ServiceError(_("Only a running game with an open step can be ended."), code="state")
+        state = copy.deepcopy(game.state or {})
+        evs = engine.master_end(state)
+        now = clock()
+        game.state = state
+        entries = [core.log_entry(game, phase, e, now) for e in engine.core_events(evs)]
+        entries.append(core.game_finish(game=game, outcome=engine.outcome(state), phase=phase, now=now))
+        core.log_write(entries)
+        game.save(update_fields=["state", "status", "finished_at", "outcome"])
+        core.audit_write(game=game, actor=actor, action="end_no_winner", reason=reason, phase=phase, now=now)
+    return game
+
+
+REMATCH_KEYS = ("leaders", "inattention", "turn_minutes", "step_minutes", "larger_team")
+
+
+def rematch_create(*, game: Game, actor, dealer: Any = None, clock=timezone.now) -> Game:
+    """BW-23c: the master of the finished ``game`` starts its rematch where the winner deals: a new game with the
+    same players in the same seats under the same names, the same options (``winner_deals`` on, ``dealer`` the
+    dealer's seat number, ``rematch_of`` this game) and durations, its signups closed, waiting for the deal. The
+    dealer is the successful declarer; after a failed declaration the master picks one of the winning team
+    (``dealer``: a seat id of ``game``). Audited on the finished game as ``rematch``. Raises ``ServiceError``
+    ``forbidden`` (not the master), ``state`` (not finished, or nobody won) or ``invalid`` (no or a wrong dealer)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        core.require_master(game, actor)
+        if game.status != Game.Status.FINISHED:
+            raise core.ServiceError(_("Only a finished game can have a rematch."), code="state")
+        info = rematch_info(game)
+        if info["winner"] not in engine.TEAMS:
+            raise core.ServiceError(_("Nobody won this game, so nobody deals the next one."), code="state")
+        seat = info["declarer"]
+        if seat is None:
+            seat = next((s for s in info["candidates"] if str(s.pk) == str(dealer)), None)
+            if seat is None:
+                raise core.ServiceError({"dealer": [_("Pick the dealer among the winning team.")]})
+        old = game.options or {}
+        options = {k: old[k] for k in REMATCH_KEYS if k in old}
+        options.update(winner_deals=True, dealer=seat.position + 1, rematch_of=game.pk)
+        title = _("%(title)s — rematch") % {"title": game.title}
+        new = core.game_create(master=game.master, module=MODULE, title=title[:200], options=options,
+                               durations=dict(game.durations or {}))
+        core.game_open_signup(game=new, actor=game.master)
+        for s in info["seats"]:
+            core.seat_join(game=new, user=s.user, display_name=s.display_name)
+        new = core.game_close_signup(game=new, actor=game.master)  # the same seats: nobody new joins
+        core.audit_write(game=game, actor=actor, action="rematch", now=clock(),
+                         data={"game": new.pk, "dealer": seat.display_name, "player": seat.display_name})
+    return new
+
+
+def deal_submit(*, game: Game, user, deal: Any, first_player: Any, clock=timezone.now) -> Phase:
+    """BW-23c: the dealer of the rematch ``game`` gives out every entity (``deal``: one entity slug per seat, in
+    seat order; BW-3a's teams enforced) and names the first player (a seat number); the game then starts at once
+    with that deal, the dealer told every entity (like a leader). Raises ``ServiceError`` ``forbidden`` (not the
+    dealer), ``state`` (the game is not waiting for its deal) or ``invalid`` with the rule broken."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        seat = dealer_seat(game)
+        if seat is None or game.status != Game.Status.SIGNUP:
+            raise core.ServiceError(_("This game is not waiting for the winner's deal."), code="state")
+        if not (user and user.is_authenticated and seat.user_id == user.pk):
+            raise core.ServiceError(_("Only the winner of the last game deals this one."), code="forbidden")
+        n = game.seats.count()
+        options = {**(game.options or {}), "deal": deal, "first_player": first_player}
+        try:
+            clean = engine.validate_options(options, players=n, bounds=game_data()["bounds"])
+        except RuleViolation as exc:
+            raise core.violation_refusal(exc) from None
+        game.options = clean
+        game.save(update_fields=["options"])
+    return core.game_start(game=game, actor=game.master, clock=clock)
 
 
 def phase_info(phase: Phase) -> PhaseInfo:

@@ -43,6 +43,7 @@ MESSAGES = {
     "bw.setup": _("The game begins by Day; %(player)s moves first."),
     "bw.entity": _("Your entity: %(entity_name)s (team: %(team_name)s)."),
     "bw.leader": _("As a leader you see every entity: %(entities_text)s."),
+    "bw.dealer": _("You dealt this game and know every entity: %(entities_text)s."),
     "bw.play": _("%(player)s plays %(card_name)s%(on_target)s."),
     "bw.answer": _("%(player)s answers: %(answer_name)s."),
     "bw.dna": _("%(player)s's DNA: %(dna_name)s."),
@@ -51,6 +52,7 @@ MESSAGES = {
     "bw.mark_count": _("%(player)s still carries the Curse Mark: %(count)s turn(s) left."),
     "bw.permanent": _("%(player)s did not get rid of the Curse Mark and is mutated for ever."),
     "bw.deadlock": _("Every player is mutated for ever: nobody can declare; the game ends with no winner."),
+    "bw.master_end": _("The master ends the game with no winner."),
     "bw.marker": _("%(marker_name)s lies by %(player)s."),
     "bw.unmarked": _("%(marker_name)s is taken from %(player)s."),
     "bw.no_effect": _("The reflected %(card_name)s has no effect on %(player)s."),
@@ -187,3 +189,31 @@ def order_lines(*, payload: Mapping[str, Any], seat_data: Mapping[str, Any],
         return [gettext("Draw %(day)s day and %(night)s night cards") % {"day": split.get("day", 0),
                                                                           "night": split.get("night", 0)}]
     return []
+
+
+#: The master's audited actions of this module (``GameModule.audit_actions``), shown in the console's audit log.
+END_NO_WINNER = _("End the game with no winner")
+REMATCH = _("Rematch: the winner deals")
+
+#: The master's seat edit fields (BW-22g), by key.
+SEAT_FIELD_NAMES = {"hand": _("Hand"), "dna": _("DNA"), "curse_mark": _("Curse Mark"), "chains": _("Chains"),
+                    "tranquilizer": _("Tranquilizer")}
+
+
+def seat_field_text(key: str, value: Any) -> str:
+    """One field of the master's seat edit in words: cards by name, DNA by name, the Curse Mark's turns left."""
+    if key == "hand":
+        return cards_text(value)
+    if key == "dna":
+        return str(DNA_NAMES.get(value, value))
+    if value is None:
+        return gettext("none")
+    if key == "curse_mark":
+        return gettext("%(count)s turn(s) left") % {"count": value}
+    return gettext("yes") if value else gettext("none")
+
+
+def master_edit_lines(*, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """A master's seat edit as lines for the audit log: "Hand: Bite, Amulet → Thief"."""
+    return [f"{SEAT_FIELD_NAMES.get(k, k)}: {seat_field_text(k, before.get(k))} → {seat_field_text(k, v)}"
+            for k, v in after.items()]

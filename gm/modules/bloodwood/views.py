@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseForbidden, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -19,7 +21,8 @@ from gm.core.models import Game
 from gm.core.services import ServiceError
 
 from . import selectors, services
-from .forms import payload_from_post
+from .forms import DealForm, RematchForm, payload_from_post
+from .texts import END_NO_WINNER
 
 MODULE = "bloodwood"
 
@@ -30,6 +33,10 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     ctx = {"table": selectors.table_context(viewer), "me": selectors.my_context(game, viewer)}
     phase = selectors.open_phase(game)
     ctx["phase_id"] = phase.pk if phase is not None else None
+    if game.status == Game.Status.FINISHED:
+        ctx["rematch_url"] = reverse("bloodwood:rematch", args=[game.pk])  # BW-23c
+    elif game.status == Game.Status.SIGNUP and (game.options or {}).get("dealer"):
+        ctx["deal_url"] = reverse("bloodwood:deal", args=[game.pk])
     if viewer.seat is not None and game.status in (Game.Status.RUNNING, Game.Status.FINISHED):
         ctx["learned"] = [e.text() for e in visibility.log_entries(viewer).filter(visibility="seat",
                                                                                   seat=viewer.seat)]
@@ -71,3 +78,76 @@ def declare(request, pk: int):
     except ServiceError as exc:
         _flash(request, exc)
     return HttpResponseRedirect(game.get_absolute_url())
+
+
+@require_POST
+@login_required
+def end_no_winner(request, pk: int):
+    """POST the master's end of the game with no winner (BW-22d), with its ``reason`` (the console's button)."""
+    game = visibility.game_or_404(request.user, pk, module=MODULE)
+    try:
+        services.end_no_winner(game=game, actor=request.user, reason=request.POST.get("reason", ""))
+        messages.success(request, _("The game is over with no winner."))
+    except ServiceError as exc:
+        _flash(request, exc)
+    return HttpResponseRedirect(game.get_absolute_url())
+
+
+def console_actions(*, game: Game) -> list[dict]:
+    """``GameModule.console_actions``: the master's "end the game with no winner" (BW-22d) while the game runs."""
+    if game.status != Game.Status.RUNNING:
+        return []
+    return [{"key": "bw-end-no-winner", "url": reverse("bloodwood:end_no_winner", args=[game.pk]),
+             "label": str(END_NO_WINNER),
+             "help": _("Every entity is revealed; nobody wins. Audited with your reason."),
+             "confirm": _("End the game for everyone with no winner? It cannot be undone.")}]
+
+
+@login_required
+def rematch(request, pk: int):
+    """BW-23c: the rematch page of a finished game — who won and who deals, the rematches made; the master starts
+    the rematch with the same seats (picking the dealer among the winners after a failed declaration)."""
+    game = visibility.game_or_404(request.user, pk, module=MODULE)
+    if game.status != Game.Status.FINISHED:
+        raise Http404
+    info = selectors.rematch_info(game)
+    is_master = request.user.pk == game.master_id or request.user.is_superuser
+    form = RematchForm(request.POST if request.method == "POST" else None, candidates=info["candidates"])
+    if request.method == "POST":
+        if not is_master:
+            return HttpResponseForbidden()
+        if form.is_valid():
+            try:
+                new = services.rematch_create(game=game, actor=request.user, dealer=form.cleaned_data.get("dealer"))
+            except ServiceError as exc:
+                _flash(request, exc)
+            else:
+                messages.success(request, _("The rematch is made: the winner deals."))
+                return HttpResponseRedirect(reverse("bloodwood:deal", args=[new.pk]))
+    return render(request, "bloodwood/rematch.html", {"game": game, "info": info, "form": form,
+                                                      "is_master": is_master})
+
+
+@login_required
+def deal(request, pk: int):
+    """BW-23c: the deal of a rematch — the dealer gives out every entity and names the first player; the game
+    starts with it. Everybody else sees whom the game waits for."""
+    game = visibility.game_or_404(request.user, pk, module=MODULE)
+    seat = selectors.dealer_seat(game)
+    if seat is None:
+        raise Http404
+    seats = list(game.seats.order_by("position"))
+    is_dealer = seat.user_id == request.user.pk
+    form = DealForm(request.POST if request.method == "POST" else None, seats=seats)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.deal_submit(game=game, user=request.user, deal=form.deal(),
+                                     first_player=form.cleaned_data["first_player"])
+            except ServiceError as exc:
+                _flash(request, exc)
+            else:
+                messages.success(request, _("Your deal is made: the game has started."))
+                return HttpResponseRedirect(game.get_absolute_url())
+    return render(request, "bloodwood/deal.html", {"game": game, "dealer": seat, "form": form,
+                                                   "is_dealer": is_dealer, "waiting": game.status == "signup"})

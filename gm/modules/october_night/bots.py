@@ -40,6 +40,9 @@ class OctoberNightPolicy(Policy):
     max_players = 5
     default_players = 4
     death_kinds = ("oc.out",)
+    #: OC-3.1, OC-11.1: a whole game is 5 weeks × 7 days × (action + contact) = 70 phases, then the ritual; a game
+    #: that runs to the end needs 71, more than the core's default cap of 60 (why the bots used to "run long").
+    phase_cap = 72
 
     def create_game(self, *, master: Any, title: str, seed: int, deadline: float, players: int) -> Any:
         from gm.core import services

@@ -21,8 +21,9 @@ MAIN_KEYS = ("rest", "heal", "trade", "fight", "ally", "foil", "travel", "buy", 
 
 
 def options_fields() -> dict[str, forms.Field]:
-    """The option fields of the "new game" page: ``first_week_bonus`` (OC-3.3) and ``data`` (YAML overrides of the
-    default data set, OC-17; empty: the default set)."""
+    """The option fields of the "new game" page: ``first_week_bonus`` (OC-3.3), ``characters`` (OC-2.1), ``data``
+    (YAML overrides of the default data set, OC-17; empty: the default set) and the ``phase_hours`` of each phase
+    kind (OC-11.1; empty: the game's durations)."""
     return {
         "first_week_bonus": forms.BooleanField(label=_("The first week's +4 experience at set-up"), required=False,
                                                initial=True),
@@ -30,6 +31,10 @@ def options_fields() -> dict[str, forms.Field]:
                                               "random free sheet)"), required=False, max_length=200),
         "data": forms.CharField(label=_("Data overrides (YAML; empty: the default set)"), required=False,
                                 widget=forms.Textarea(attrs={"rows": 4})),
+        **{f"hours_{kind}": forms.IntegerField(label=label, required=False, min_value=1, max_value=24 * 14)
+           for kind, label in (("action", _("Action phase, hours (empty: the game's duration)")),
+                               ("contact", _("Contact phase, hours (empty: the game's duration)")),
+                               ("ritual", _("Ritual, hours (empty: the game's duration)")))},
     }
 
 
@@ -39,6 +44,9 @@ def options_from_fields(values: Mapping[str, Any]) -> dict:
     sheets = [None if c == "-" else c for c in (values.get("characters") or "").replace(",", " ").split()]
     if sheets:
         clean["characters"] = sheets
+    hours = {kind: values[f"hours_{kind}"] for kind in ("action", "contact", "ritual") if values.get(f"hours_{kind}")}
+    if hours:
+        clean["phase_hours"] = hours  # OC-11.1: each phase of that kind opens with this many hours
     if values.get("data"):
         try:
             clean["data"] = yaml.safe_load(values["data"]) or {}
@@ -51,8 +59,35 @@ class DataForm(forms.Form):
     """The master's per-game data overrides as YAML (OC-17), e.g. ``enemies: [{slug: ghoul, modifier: 12}]``."""
 
     data = forms.CharField(label=_("Data overrides (YAML)"), required=False,
-                           widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}))
+                           widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false", "lang": "zxx"}))
     reason = forms.CharField(label=_("Reason"), required=False, max_length=200)
+
+
+class BoardForm(forms.Form):
+    """OC-11.6: the master's edit of a running game's board as YAML — ``enemies``, ``bag``, ``decks``,
+    ``reserve`` (the keys given replace those parts) — and the reason for the audit log."""
+
+    # lang="zxx": YAML of slugs, no text in any language (screen readers and the language checks skip it).
+    board = forms.CharField(label=_("The board (YAML)"), widget=forms.Textarea(attrs={
+        "rows": 14, "spellcheck": "false", "lang": "zxx"}))
+    reason = forms.CharField(label=_("Reason (for the audit log)"), max_length=200)
+
+
+class ClaimForm(forms.Form):
+    """OC-2.1: the character sheet a player claims at sign-up; sheets another player holds are shown with his name
+    and refused by the service if chosen (the form does not decide)."""
+
+    character = forms.ChoiceField(label=_("Your character sheet"), required=False)
+
+    def __init__(self, *args, sheets: Sequence[Mapping[str, Any]] = (), me: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", _("a random free sheet"))]
+        for sheet in sheets:
+            taken = sheet["holder"] and sheet["holder"] != me
+            label = _("%(sheet)s — taken by %(player)s") % {"sheet": sheet["name"], "player": sheet["holder"]} \
+                if taken else sheet["name"]
+            choices.append((sheet["slug"], label))
+        self.fields["character"].choices = choices
 
 
 class OrderForm(forms.Form):
@@ -136,6 +171,10 @@ def master_seat_form(state: Mapping[str, Any], sid: str) -> list[dict]:
             spec.update(kind="cards", choices=[(e["slug"], name(e["slug"])) for e in data[key]])
         elif key in ("abilities", "used"):
             spec.update(kind="cards", choices=[(e["slug"], name(e["slug"])) for e in data["abilities"]])
+        elif key == "contact":
+            spec.update(kind="choice", choices=[(None, str(_("none")))] + [
+                (e["slug"], name(e["slug"])) for sec in ("search_contacts", "combat_contacts", "personal_contacts")
+                for e in data[sec]])
         else:
             hi = {"health": st["health_max"], "experience": 999, "clues": 999}.get(key, st["skill_max"])
             spec.update(kind="number", min=0, max=int(hi))

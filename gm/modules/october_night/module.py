@@ -31,7 +31,7 @@ class OctoberNightModule(GameModule):
     template_name = "october_night/panel.html"
     own_order_form = True
     scenario_runner = "gm.modules.october_night.scenario.run"
-    audit_actions = {"data_edit": texts.DATA_EDIT}
+    audit_actions = {"data_edit": texts.DATA_EDIT, "board_edit": texts.BOARD_EDIT}
 
     def validate_options(self, options):
         return engine.validate_options(options, selectors.default_data())
@@ -59,7 +59,7 @@ class OctoberNightModule(GameModule):
         return engine.own_seat_data(data)
 
     def public_seat_data(self, data):
-        return {"character": data["character"]} if data.get("character") else {}
+        return {k: data[k] for k in ("character", "claim") if data.get(k)}  # OC-2.1, OC-11.3: sheets are public
 
     def master_seat_fields(self, *, state, seat):
         return engine.seat_fields(state, str(seat.id))

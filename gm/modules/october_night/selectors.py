@@ -234,3 +234,19 @@ def order_options(*, game: Game, viewer) -> dict:
 def viewer_state(viewer: visibility.Viewer) -> dict:
     """The game state as ``viewer`` may see it (OC-11.3), through the visibility layer."""
     return visibility.game_state(viewer)
+
+
+def sheet_claims(game: Game) -> list[dict]:
+    """OC-2.1 at sign-up: every character sheet of the game's data set with who holds it — ``slug``, ``name``,
+    ``holder`` (the display name of the seat that claimed it or the master assigned it, ``""`` when free). Sheets
+    and claims are public (a character is public, OC-11.3)."""
+    data = engine.game_data(game.options or {}, default_data())
+    seats = list(game.seats.order_by("position"))
+    assigned = list((game.options or {}).get("characters") or [])
+    held: dict[str, str] = {}
+    for i, seat in enumerate(seats):
+        slug = assigned[i] if i < len(assigned) and assigned[i] else (seat.data or {}).get("claim")
+        if slug:
+            held.setdefault(slug, seat.display_name)
+    return [{"slug": c["slug"], "name": name(c["slug"]), "holder": held.get(c["slug"], "")}
+            for c in data["characters"]]

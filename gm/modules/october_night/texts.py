@@ -85,13 +85,14 @@ MESSAGES = {
 FIELD_NAMES = {"location": _("Location"), "health": _("Health"), "experience": _("Experience"),
                "strength": _("strength"), "magic": _("magic"), "communication": _("communication"),
                "clues": _("clues"), "assets": _("assets"), "ingredients": _("ingredients"),
-               "abilities": _("abilities"), "used": _("Used this week")}
+               "abilities": _("abilities"), "used": _("Used this week"), "contact": _("Open contact")}
 
 #: What the dashboard tells a player about his part in the open phase.
 NEED_ACTION = _("%(phase)s: choose your action.")
 NEED_CONTACT = _("%(phase)s: your contact is played automatically unless you choose.")
 NEED_RITUAL = _("%(phase)s: you may break the ritual.")
 DATA_EDIT = _("Data edit")
+BOARD_EDIT = _("Board edit")
 NEED_DONE = _("Your order for %(phase)s is in; you can change it until the deadline.")
 
 
@@ -340,8 +341,8 @@ def order_lines(*, payload: Mapping[str, Any], seat_data: Mapping[str, Any],
 
 def field_text(key: str, value: Any) -> str:
     """One field of the master's seat edit in words."""
-    if key == "location":
-        return name(value)
+    if key in ("location", "contact"):
+        return name(value) if value else gettext("none")
     if isinstance(value, list):
         return names(value)
     return str(value)

@@ -21,8 +21,8 @@ from gm.core.forms import posted_version
 from gm.core.models import Game
 from gm.core.services import ServiceError
 
-from . import selectors, services
-from .forms import DataForm, OrderForm, payload_from_post
+from . import engine, selectors, services
+from .forms import BoardForm, ClaimForm, DataForm, OrderForm, payload_from_post
 from .texts import SKILL_NAMES, name, names, side_name
 
 
@@ -49,10 +49,21 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         if viewer.kind == "master":
             data = game.options.get("data") if game.options else None
             ctx["data_form"] = DataForm(initial={"data": yaml.safe_dump(data, allow_unicode=True) if data else ""})
+        if game.status == Game.Status.SIGNUP:
+            # OC-2.1: the sheets and who holds them; a seated player claims a free one.
+            ctx["sheets_claimed"] = selectors.sheet_claims(game)
+            if viewer.seat is not None:
+                mine = (viewer.seat.data or {}).get("claim") or ""
+                ctx["claim_form"] = ClaimForm(sheets=ctx["sheets_claimed"], me=viewer.seat.display_name,
+                                              initial={"character": mine})
         return ctx
     if not state.get("players"):
         return ctx
     ctx["board"] = selectors.board(state)
+    if viewer.kind == "master" and game.status == Game.Status.RUNNING:
+        # OC-11.6: the board's tokens, bag, decks and reserve as YAML the master may edit (with a reason).
+        ctx["board_form"] = BoardForm(initial={"board": yaml.safe_dump(engine.board_fields(game.state),
+                                                                        allow_unicode=True, sort_keys=False)})
     ctx["day"], ctx["stage"] = state.get("day"), state.get("stage")
     ctx["reserve"] = names([c for c in state.get("reserve") or [] if c])
     ms = state.get("mysteries") or {}
@@ -131,10 +142,48 @@ def data_edit(request, pk: int):
         if not form.is_valid():
             raise ServiceError(_("Invalid form."))
         overrides = services.parse_data(form.cleaned_data["data"])
-        services.data_edit(game=game, actor=request.user, overrides=overrides, reason=form.cleaned_data["reason"])
+        services.data_edit(game=game, actor=request.user, overrides=overrides, reason=form.cleaned_data["reason"],
+                           text=form.cleaned_data["data"])
         messages.success(request, _("The game's data is saved."))
     except ServiceError as exc:
         for field, msgs in exc.errors.items():
             for msg in msgs:
                 messages.error(request, f"{field}: {msg}" if field not in ("__all__", "data") else msg)
+    return HttpResponseRedirect(game.get_absolute_url())
+
+
+@require_POST
+@login_required
+def claim(request, pk: int):
+    """POST the viewer's claim of a character sheet at sign-up (OC-2.1; ``character``: a slug, empty to drop it);
+    a sheet someone else holds is refused naming him, and nothing changes."""
+    game = visibility.game_or_404(request.user, pk, module="october_night")
+    try:
+        services.sheet_claim(game=game, user=request.user, character=request.POST.get("character", ""))
+        messages.success(request, _("Your character sheet is claimed.") if request.POST.get("character")
+                         else _("You will get a random free character sheet."))
+    except ServiceError as exc:
+        for msgs in exc.errors.values():
+            for msg in msgs:
+                messages.error(request, msg)
+    return HttpResponseRedirect(game.get_absolute_url())
+
+
+@require_POST
+@login_required
+def board_edit(request, pk: int):
+    """POST the master's board edit of a running game (OC-11.6): YAML of the enemy tokens, bag, decks and reserve,
+    with a reason; every error names its entry and line, and nothing changes then."""
+    game = visibility.game_or_404(request.user, pk, module="october_night")
+    form = BoardForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ServiceError(_("Invalid form."))
+        services.board_edit(game=game, actor=request.user, text=form.cleaned_data["board"],
+                            reason=form.cleaned_data["reason"])
+        messages.success(request, _("The board is saved."))
+    except ServiceError as exc:
+        for msgs in exc.errors.values():
+            for msg in msgs:
+                messages.error(request, msg)
     return HttpResponseRedirect(game.get_absolute_url())

@@ -52,8 +52,9 @@ class Command(BaseCommand):
                             help="seconds a phase lasts (forum Mafia: each night and day; deck building lasts twice "
                                  "that) (default 3)")
         parser.add_argument("--base-url", help="play against this running site instead of starting one")
-        parser.add_argument("--phase-cap", type=int, default=60, help="a game still running after this many phases "
-                                                                      "is a failure (default 60)")
+        parser.add_argument("--phase-cap", type=int, default=None,
+                            help="a game still running after this many phases is a failure (default: the game's "
+                                 "bot policy's phase_cap, 60 unless it says otherwise)")
         parser.add_argument("--kill-worker", type=int, default=0, metavar="K",
                             help="SIGKILL the worker K times in all, each time during a resolution")
         parser.add_argument("--redis-outage", type=float, default=0, metavar="SECONDS",
@@ -64,7 +65,7 @@ class Command(BaseCommand):
                                  "bots (issue 23; an activity-option hour lasts one deadline)")
 
     def handle(self, *args, game: str, players: int | None, seed: int, seeds: str | None, deadline: float,
-               base_url: str | None, phase_cap: int, kill_worker: int, redis_outage: float, log_dir: str | None,
+               base_url: str | None, phase_cap: int | None, kill_worker: int, redis_outage: float, log_dir: str | None,
                verbosity: int = 1, flaky_players: int = 0, **options):
         from gm.core import registry
         from gm.core.playtest.runner import WorkerKiller, play_game, policy_for
@@ -78,6 +79,7 @@ class Command(BaseCommand):
         except LookupError as exc:
             raise CommandError(f"No bots: {exc}.") from None
         players = policy.default_players if players is None else players
+        phase_cap = policy.phase_cap if phase_cap is None else phase_cap
         if not policy.min_players <= players <= policy.max_players:
             raise CommandError(f"--players must be between {policy.min_players} and {policy.max_players}.")
         if deadline < 1:
@@ -105,6 +107,11 @@ class Command(BaseCommand):
                 previous_queue = self._route_to(stack.queue)
                 self.stdout.write(f"Starting web, worker and beat (logs in {logs}) …")
                 stack.start()
+                # Its own stack has just started: a stale sweep mark left by an earlier run on this database is no
+                # outage of these games, and would shift the first game's deadlines by the gap (issue 23).
+                from gm.core.services.outage import sweep_succeeded
+
+                sweep_succeeded()
                 if redis_outage:
                     stack.supervise()  # the worker exits when it loses Redis: restart it, as production does
                 base_url = stack.base_url

@@ -13,6 +13,7 @@ engine interface (:mod:`gm.core.engine`). One file per rules topic:
 :mod:`.flow`        the agenda and opening steps
 :mod:`.turns`       the turn as steps: start, close, defaults, end of turn, phase flip, extra turns
 :mod:`.declare`     declarations and every end of the game
+:mod:`.master`      the master's seat edit on the console
 :mod:`.resolution`  the engine in the core's terms
 """
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .cards import apply_effect, keep_rest
 from .decks import default_split, draw, number_due, rebuild, split_possible
 from .declare import declare, judge, master_end, pend_declaration
 from .markers import bite, count_mark, lay_mark, make_permanent
+from .master import seat_edit, seat_fields
 from .orders import (
     card_refusal,
     keep_due,
@@ -84,7 +86,7 @@ __all__ = [
     "default_split", "draw", "judge", "keep_due", "keep_rest", "lay_mark", "legal_targets", "make_permanent",
     "master_end", "pend_declaration", "next_spec", "number_due", "outcome", "own_seat_data", "penalty_card",
     "phase_complete",
-    "playable", "rebuild", "resolve", "seat_order", "setup",
+    "playable", "rebuild", "resolve", "seat_edit", "seat_fields", "seat_order", "setup",
     "setup_checked", "validate_order", "split_possible", "start_game", "target_refusal",
     "team_sizes", "validate_declaration", "validate_options", "validate_react", "validate_step", "view",
     "violation",

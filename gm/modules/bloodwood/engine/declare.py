@@ -58,6 +58,7 @@ def pend_declaration(state: State, declarer: str, named: object) -> dict:
 
 
 def master_end(state: State) -> list[Ev]:
-    """The master ends the game with no winner (BW-22d). Changes ``state``; returns the result line."""
+    """The master ends the game with no winner (BW-22d; audited by the shell). Changes ``state``; returns the public
+    result line (``bw.master_end``)."""
     finish(state, "none")
-    return [Ev("bw.result", {"event": "end", "winner": "none", "winners": [], "text": ""})]
+    return [Ev("bw.master_end", {"event": "end", "winner": "none", "winners": []})]

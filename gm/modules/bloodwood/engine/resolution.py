@@ -28,7 +28,7 @@ from .state import MAX_PLAYERS, MIN_PLAYERS, TEAM_OF, BwError, Ev, State, _, vio
 from .turns import close_step, start_game
 
 #: Private lines a seat keeps in its seat data as what it was shown (BW-4, BW-20).
-LEARNED = ("bw.leader", "bw.seen")
+LEARNED = ("bw.leader", "bw.dealer", "bw.seen")
 
 
 def seat_order(seats: Iterable[SeatInfo]) -> list[str]:

@@ -31,7 +31,7 @@ from .state import (
 #: The options a master may set (BW-27); ``deal`` (entities per seat in seat order: the winner's deal of BW-23c,
 #: or a scenario's fixed entities) and ``position`` (the master's set-up override) are never public.
 OPTION_KEYS = ("leaders", "inattention", "winner_deals", "turn_minutes", "step_minutes", "first_player",
-               "larger_team", "deal", "position")
+               "larger_team", "deal", "position", "dealer", "rematch_of")
 PUBLIC_OPTION_KEYS = ("leaders", "inattention", "winner_deals", "turn_minutes", "step_minutes")
 
 
@@ -128,6 +128,21 @@ def validate_options(options: Mapping[str, Any], *, players: int | None = None,
             except RuleViolation as exc:
                 errors += exc.errors
         out["deal"] = deal
+    for key in ("dealer", "rematch_of"):
+        # BW-23c: the rematch's dealer (a seat number) and the finished game it follows (a game id).
+        if key in options:
+            value = options[key]
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1 or (
+                    key == "dealer" and players is not None and value > players):
+                errors.append(RuleError(_("“%(key)s” is a seat number (1 = the first seat)."), field=key,
+                                        rule="BW-23c", params={"key": key}))
+            out[key] = value
+    if "dealer" in out and not out.get("winner_deals"):
+        errors.append(RuleError(_("A dealer deals only with the option “winner deals”."), field="dealer",
+                                rule="BW-23c"))
+    elif "dealer" in out and players is not None and not options.get("deal"):
+        # BW-23c: a rematch starts with the winner's deal, never without it.
+        errors.append(RuleError(_("The game waits for the winner's deal."), field="deal", rule="BW-23c"))
     if "position" in options:
         if not isinstance(options["position"], dict):
             errors.append(RuleError(_("The position is an object."), field="position", rule="BW-27"))
@@ -297,4 +312,11 @@ def setup_events(state: State) -> list[Ev]:
             others = [{"player": names[o], "entity": state["entities"][o]} for o in state["order"] if o != sid]
             evs.append(Ev("bw.leader", {"event": "setup", "player": names[sid], "entities": others,
                                         "text": ", ".join(f"{o['player']}: {o['entity']}" for o in others)}, to=sid))
+    dealer = state["options"].get("dealer") if state["options"].get("winner_deals") else None
+    if dealer and state["options"].get("deal") and 1 <= int(dealer) <= len(state["order"]):
+        # BW-23c: the winner who dealt knows every entity, like a leader.
+        sid = state["order"][int(dealer) - 1]
+        others = [{"player": names[o], "entity": state["entities"][o]} for o in state["order"] if o != sid]
+        evs.append(Ev("bw.dealer", {"event": "setup", "player": names[sid], "entities": others,
+                                    "text": ", ".join(f"{o['player']}: {o['entity']}" for o in others)}, to=sid))
     return evs

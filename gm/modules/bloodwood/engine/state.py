@@ -176,9 +176,10 @@ class BwError(Exception):
 
 def violation(exc: BwError) -> RuleViolation:
     """The core's :class:`~gm.core.engine.RuleViolation` for a :class:`BwError`: its message (a msgid the shell
-    translates) and rule ID. The refusal's code itself travels through the module's services and API
-    (``ServiceError.code``); the core's generic order path keeps only the message and the rule."""
-    return RuleViolation([RuleError(exc.message, field=exc.field or "__all__", rule=exc.rule, params=dict(exc.params))])
+    translates in the reader's language), rule ID and BW-26 code (``RuleError.code``), so the core's generic order
+    API (``POST /api/games/<id>/orders/``) answers with the same code, rule and message as the module's own."""
+    return RuleViolation([RuleError(exc.message, field=exc.field or "__all__", rule=exc.rule, params=dict(exc.params),
+                                    code=exc.code)])
 
 
 @dataclass

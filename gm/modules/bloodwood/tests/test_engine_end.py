@@ -190,3 +190,34 @@ def test_BW_26b_a_refusal_changes_nothing_and_writes_no_line():
             t.check("A", payload)
         assert exc.value.rule and exc.value.code in E.REFUSALS
     assert t.state == before
+
+
+def test_BW_22d_master_end_writes_its_own_line():
+    """BW-22d: the master's end with no winner is a public ``bw.master_end`` line and an outcome with nobody."""
+    t = table()
+    lines = E.master_end(t.state)
+    assert [e.kind for e in lines] == ["bw.master_end"] and lines[0].to == "public"
+    assert E.outcome(t.state).winners == ["none"] and t.state["step"] is None
+
+
+def test_BW_22g_master_seat_edit_changes_hand_dna_and_markers():
+    """BW-22g: the master's console edit of one seat — hand, DNA, Curse Mark count, Chains, Tranquilizer — with no
+    end check on the edited position; bad values are refused all at once and change nothing."""
+    t = table()
+    a = sid("A")
+    fields = E.seat_fields(t.state, a)
+    assert fields == {"hand": ["bite"], "dna": "purity", "curse_mark": None, "chains": None, "tranquilizer": None}
+    new = E.seat_edit(t.state, a, {"hand": ["amulet", "thief"], "dna": "mutated", "curse_mark": 1, "chains": True})
+    assert new["hands"][a] == ["amulet", "thief"] and new["dna"][a] == "mutated"
+    assert new["curse"][a] == 1 and a in new["chains"] and not new.get("over")
+    back = E.seat_edit(new, a, {"curse_mark": None, "chains": None})
+    assert a not in back["curse"] and a not in back["chains"]
+    before = copy.deepcopy(t.state)
+    with pytest.raises(E.RuleViolation if hasattr(E, "RuleViolation") else Exception) as exc:
+        E.seat_edit(t.state, a, {"hand": ["bazooka"], "dna": "zombie", "curse_mark": 5, "chains": "x", "foo": 1})
+    assert len(exc.value.errors) == 5 and t.state == before
+    with pytest.raises(Exception) as exc:
+        E.seat_edit(t.state, a, {"dna": "permanent", "curse_mark": 2})
+    assert exc.value.errors[0].rule == "BW-10b"
+    t.state["over"] = True
+    assert E.seat_fields(t.state, a) == {}

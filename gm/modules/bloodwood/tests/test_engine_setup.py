@@ -189,3 +189,27 @@ def test_BW_22g_a_position_put_on_the_table_is_not_checked_for_an_end():
     t = Table([{"dna": "permanent", "hand": ["bite"]}] * 5)
     assert not t.state["over"]
     assert t.awaiting == ("turn", ["A"])
+
+
+def test_BW_23c_the_winners_deal_and_first_player_and_the_dealer_knows_every_entity():
+    """BW-23c: with ``winner_deals`` the ``deal`` (one entity per seat, BW-3a enforced) and ``first_player`` set the
+    game; the ``dealer`` (a seat number) is told every other entity privately, like a leader, and keeps it."""
+    deal = ["werewolf", "dracula", "vampire", "the_alpha", "vampire", "werewolf"]
+    res = new_game(6, winner_deals=True, dealer=2, deal=deal, first_player=3)
+    assert [res.state["entities"][str(i)] for i in range(1, 7)] == deal and res.state["to_move"] == "3"
+    told = [e for e in res.events if e.kind == "bw.dealer"]
+    assert len(told) == 1 and told[0].seat == 2 and told[0].visibility == "seat"
+    assert len(told[0].data["entities"]) == 5
+    assert any(x["kind"] == "bw.dealer" for x in res.seat_data[2]["learned"])
+    with pytest.raises(RuleViolation) as exc:
+        E.validate_options({"dealer": 2}, players=6)  # a dealer without the option
+    assert exc.value.errors[0].rule == "BW-23c"
+    with pytest.raises(RuleViolation):
+        E.validate_options({"winner_deals": True, "dealer": 7}, players=6)
+    with pytest.raises(RuleViolation) as exc:
+        E.validate_options({"winner_deals": True, "dealer": 2}, players=6)  # the start waits for the deal
+    assert exc.value.errors[0].field == "deal"
+    assert E.validate_options({"winner_deals": True, "dealer": 2}) == {
+        "leaders": True, "inattention": False, "winner_deals": True, "dealer": 2}  # at creation: no count yet
+    with pytest.raises(RuleViolation):
+        E.validate_options({"winner_deals": True, "deal": ["vampire"] * 6}, players=6)

@@ -201,3 +201,151 @@ def test_BW_3_the_master_console_names_each_entity(game):
         assert dict(MODULE.master_seat_summary(seat.data)) == {"Entity": "The Alpha", "Team": "werewolves"}
     with translation.override("ru"):
         assert dict(MODULE.master_seat_summary(seat.data)) == {"Сущность": "Альфа", "Команда": "оборотни"}
+
+
+def test_BW_26_the_core_orders_api_refuses_with_the_code_and_check_order(game):
+    """BW-26 through the core's generic ``POST /api/games/<id>/orders/``: the same code, rule and message (in the
+    player's language) as the module's own API, and BW-26's order of checks — ``not_your_turn`` before the core's
+    ``not_allowed``, ``not_in_hand`` before ``wrong_phase`` — with nothing saved."""
+    phase = open_phase(game)
+    ru = client_for(game.users[1], language="ru")
+    status, body = api(ru, "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"move": "play", "card": "keys", "target": 1}})
+    assert status == 400 and body["code"] == "not_your_turn"
+    assert body["details"][0]["rule"] == "BW-26" and "участник" in body["details"][0]["message"]
+    assert "участник" in body["errors"]["__all__"][0]
+    en = client_for(game.users[0], language="en")
+    status, body = api(en, "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"move": "play", "card": "keys", "target": 1}})
+    assert status == 400 and body["code"] == "not_in_hand"  # before wrong_phase (keys is a day card, it is Night)
+    status, body = api(en, "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"move": "play", "card": "vaccine", "target": 2}})
+    assert status == 400 and body["code"] == "wrong_phase" and body["details"][0]["field"] == "card"
+    status, body = api(client_for(game.users[2]), "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"react": "amulet"}})
+    assert status == 400 and body["code"] == "no_attack"  # an answer is checked whatever step is open
+    assert not phase.orders.exists()
+
+
+def test_BW_22d_the_master_ends_the_game_with_no_winner_from_the_console(game, master):
+    """BW-22d: the console offers the master "End the game with no winner" (the core's ``console_actions`` hook);
+    a player can't; the end is public, audited with its reason and reveals everything (BW-22e)."""
+    page = client_for(master, language="en").get(game.get_absolute_url()).content.decode()
+    url = reverse("bloodwood:end_no_winner", args=[game.pk])
+    assert 'id="console-action-bw-end-no-winner"' in page and url in page
+    player_page = client_for(game.users[0]).get(game.get_absolute_url()).content.decode()
+    assert url not in player_page
+    client_for(game.users[0]).post(url, {"reason": "mine"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    client_for(master).post(url, {"reason": ""})
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING  # a reason is needed
+    client_for(master).post(url, {"reason": "the table broke up", "confirm": "1"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.outcome["winners"] == ["none"]  # as a deadlock (BW-22d)
+    assert game.state["winner"] == "none" and not game.phases.exclude(status=Phase.Status.RESOLVED).exists()
+    assert game.log_entries.filter(kind="bw.master_end", visibility="public").count() == 1
+    assert game.audit_entries.filter(action="end_no_winner", reason="the table broke up").exists()
+    anon = client_for(None).get(game.get_absolute_url()).content.decode()
+    assert "The Alpha" in anon  # the end reveals every entity
+
+
+def test_BW_22g_the_console_edits_a_seat_and_audits_it(game, master):
+    """BW-22g: the core's console seat edit works for Bloodwood (hand, DNA, markers), audited in words."""
+    from gm.core import interventions
+
+    seat = game.seats.get(position=1)
+    spec = MODULE.master_seat_form(state=game.state, seat=core.seat_info(seat), phase=None)
+    assert [s["key"] for s in spec] == ["hand", "dna", "curse_mark", "chains", "tranquilizer"]
+    interventions.seat_edit(game=game, actor=master, seat_id=seat.pk,
+                            changes={"hand": ["amulet", "bite"], "dna": "mutated", "chains": True},
+                            reason="a lost card")
+    game.refresh_from_db()
+    sid = str(seat.pk)
+    assert game.state["hands"][sid] == ["amulet", "bite"] and game.state["dna"][sid] == "mutated"
+    assert sid in game.state["chains"]
+    page = client_for(master, language="en").get(reverse("gm:console_seat_edit_form", args=[game.pk, seat.pk]))
+    assert page.status_code == 200 and "Curse Mark" in page.content.decode()
+    with pytest.raises(core.ServiceError):
+        interventions.seat_edit(game=game, actor=master, seat_id=seat.pk, changes={"hand": ["bazooka"]},
+                                reason="typo")
+    console = client_for(master, language="en").get(game.get_absolute_url()).content.decode()
+    assert "Hand: Amulet, Keys → Amulet, Bite" in console
+
+
+def _finish_by_declaration(g, named_positions):
+    url = reverse("bloodwood:declare", args=[g.pk])
+    client_for(g.users[0]).post(url, {"named": [g.seats.get(position=p).pk for p in named_positions]})
+    resolve_at_deadline(Phase.objects.get(game=g, status=Phase.Status.OPEN))
+    g.refresh_from_db()
+    assert g.status == Game.Status.FINISHED
+
+
+def test_BW_23c_winner_deals_after_a_failed_declaration_the_master_picks_the_dealer(game, master):
+    """BW-23c: after a wrong declaration the master picks the dealer among the winning team; the rematch seats the
+    same players in the same seats; only the dealer deals, BW-3a's teams are enforced, and the game starts with
+    his deal and first player, the dealer told every entity."""
+    _finish_by_declaration(game, [3, 4])  # the enemies are pure: werewolves (seats 4 and 5) win
+    page = client_for(game.users[0]).get(game.get_absolute_url()).content.decode()
+    url = reverse("bloodwood:rematch", args=[game.pk])
+    assert url in page
+    assert client_for(game.users[0]).post(url, {}).status_code == 403
+    wrong = game.seats.get(position=0)
+    client_for(master).post(url, {"dealer": wrong.pk})
+    assert not Game.objects.filter(options__rematch_of=game.pk).exists()
+    dealer = game.seats.get(position=4)
+    r = client_for(master).post(url, {"dealer": dealer.pk})
+    new = Game.objects.get(options__rematch_of=game.pk)
+    assert r.status_code == 302 and r["Location"] == reverse("bloodwood:deal", args=[new.pk])
+    assert new.status == Game.Status.SIGNUP and new.options["winner_deals"] and new.options["dealer"] == 5
+    assert [(s.user_id, s.display_name) for s in new.seats.order_by("position")] == [
+        (s.user_id, s.display_name) for s in game.seats.order_by("position")]
+    assert game.audit_entries.filter(action="rematch").exists()
+    assert new.signups_closed
+    with pytest.raises(core.ServiceError):
+        core.game_start(game=new, actor=master)  # not before the winner's deal
+    deal_url = reverse("bloodwood:deal", args=[new.pk])
+    good = {"entity-0": "vampire", "entity-1": "werewolf", "entity-2": "vampire", "entity-3": "the_alpha",
+            "entity-4": "vampire", "first_player": 5}
+    client_for(game.users[0]).post(deal_url, good)  # not the dealer
+    new.refresh_from_db()
+    assert new.status == Game.Status.SIGNUP
+    bad = {**good, "entity-1": "vampire"}  # four vampires and The Alpha: not BW-3a's teams
+    r = client_for(game.users[4]).post(deal_url, bad, follow=True)
+    new.refresh_from_db()
+    assert new.status == Game.Status.SIGNUP and "BW-3a" in r.content.decode()
+    client_for(game.users[4]).post(deal_url, good)
+    new.refresh_from_db()
+    assert new.status == Game.Status.RUNNING
+    seats = list(new.seats.order_by("position"))
+    assert [new.state["entities"][str(s.pk)] for s in seats] == ["vampire", "werewolf", "vampire", "the_alpha",
+                                                                  "vampire"]
+    assert new.state["to_move"] == str(seats[4].pk)
+    told = new.log_entries.get(kind="bw.dealer")
+    assert told.visibility == "seat" and told.seat_id == seats[4].pk
+
+
+def test_BW_23c_the_successful_declarer_deals(master, make_user):
+    """BW-23c: after a right declaration the declarer deals; the master only starts the rematch."""
+    users = [make_user(f"wd{i}") for i in range(5)]
+    g = core.game_create(master=master, module="bloodwood", title="BW",
+                         options={"position": {**POSITION, "dna": {"4": "mutated", "5": "mutated"}}}, rng_seed=3)
+    core.game_open_signup(game=g, actor=master)
+    for i, u in enumerate(users):
+        core.seat_join(game=g, user=u, display_name=f"P{i + 1}")
+    core.game_start(game=g, actor=master)
+    g.refresh_from_db()
+    g.users = users
+    _finish_by_declaration(g, [3, 4])
+    assert g.outcome["winners"] == ["vampires"]
+    page = client_for(master, language="en").get(reverse("bloodwood:rematch", args=[g.pk])).content.decode()
+    assert 'id="bw-dealer"' in page and "P1" in page
+    r = client_for(master, language="en").post(reverse("bloodwood:rematch", args=[g.pk]), {}, follow=True)
+    assert r.status_code == 200, r.content.decode()[-3000:]
+    new = Game.objects.get(options__rematch_of=g.pk)
+    assert new.options["dealer"] == 1
+    page = client_for(users[0], language="en").get(reverse("bloodwood:deal", args=[new.pk])).content.decode()
+    assert 'id="bw-deal-form"' in page
+    other = client_for(users[1], language="en").get(reverse("bloodwood:deal", args=[new.pk])).content.decode()
+    assert 'id="bw-deal-form"' not in other

@@ -14,7 +14,7 @@ set-up. One file per rules topic:
 :mod:`.fights`      fights between players (OC-5)
 :mod:`.actions`     the action phase (OC-4, OC-12, OC-14)
 :mod:`.contacts`    the contact phase and the mysteries (OC-6, OC-7.4, OC-13)
-:mod:`.master`      the master's seat edit (OC-11.6)
+:mod:`.master`      the master's seat edit and board edit (OC-11.6)
 :mod:`.ritual`      week starts, the chosen, admission, the ritual, the ends (OC-3.3, OC-8, OC-9, OC-10)
 :mod:`.resolution`  a phase resolved in the core's terms
 """
@@ -23,10 +23,19 @@ from __future__ import annotations
 from .checks import Ctx, check, fight_skill, fight_value, roll_dice, skill_value
 from .data import digest, distance, distances, merge_data, validate_data
 from .master import FIELDS as MASTER_FIELDS
-from .master import seat_edit, seat_fields
+from .master import board_edit, board_fields, seat_edit, seat_fields
 from .orders import enemy_at, holds, validate_order
 from .resolution import opening_events, resolve
-from .setup import OPTION_KEYS, apply_position, asset_deck, game_data, role_deck, setup, validate_options
+from .setup import (
+    OPTION_KEYS,
+    apply_position,
+    asset_deck,
+    game_data,
+    role_deck,
+    setup,
+    sheet_holder,
+    validate_options,
+)
 from .state import (
     ACTIONS,
     CODE_MESSAGES,
@@ -52,7 +61,8 @@ from .state import (
 )
 
 __all__ = [
-    "MASTER_FIELDS", "seat_edit", "seat_fields",
+    "MASTER_FIELDS", "board_edit", "board_fields", "seat_edit", "seat_fields",
+    "sheet_holder",
     "ACTIONS", "CODES", "CODE_MESSAGES", "CONTACT_KINDS", "MAX_PLAYERS", "MIN_PLAYERS", "OPTION_KEYS", "SIDES",
     "SIDE_CARDS", "SKILLS", "Ctx", "Player", "SeatData", "State", "apply_position", "asset_deck", "by_slug", "check",
     "digest", "distance", "distances", "enemy_at", "fight_skill", "fight_value", "game_data", "holds", "in_game",

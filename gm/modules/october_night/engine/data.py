@@ -81,7 +81,8 @@ def validate_data(data: Any) -> list[RuleError]:
     names known (locations, abilities, assets, ingredients, skills, outcomes); roads symmetric and the board
     connected; every sheet's start location and abilities known; every search and personal card with three
     sections on three different locations; every token's location on the board; at least four mysteries, each with
-    its skill and a known location (or none); role decks adding up to 3, 4 and 5."""
+    its skill and a known location (or none), and the clues to take them (OC-13: ``clues_per_mystery`` at least 1,
+    as many mysteries as ``mysteries_needed``, enough clue sources); role decks adding up to 3, 4 and 5."""
     errors: list[RuleError] = []
 
     def err(field: str, message: str, **params: Any) -> None:
@@ -220,6 +221,24 @@ def validate_data(data: Any) -> list[RuleError]:
         known(f"mysteries[{slug}].skill", m.get("skill"), set(SKILLS), "skill")
         if "reward" in m:
             outcome(f"mysteries[{slug}].reward", m.get("reward") or {})
+    # OC-13: a mystery is taken for clues, so the data must give them: a positive ``clues_per_mystery`` and enough
+    # clue sources (a search section or an enemy token gives 1 clue, OC-13.1) for the mysteries needed.
+    st = data["settings"] if isinstance(data["settings"], Mapping) else {}
+    per, needed = st.get("clues_per_mystery"), st.get("mysteries_needed")
+    if not isinstance(per, int) or isinstance(per, bool) or per < 1:
+        err("settings.clues_per_mystery", _("A mystery needs its clues: give a whole number of at least 1."))
+    elif not isinstance(needed, int) or isinstance(needed, bool) or needed < 1:
+        err("settings.mysteries_needed", _("Give a whole number of at least 1."))
+    else:
+        sources = sum(len(card.get("sections") or []) for _s, card in entries("search_contacts")) + len(
+            slugs["enemies"])
+        if sources < per * needed:
+            err("mysteries", _("The mysteries lack their clues: %(needed)s mysteries need %(clues)s clues, the "
+                               "search cards and enemy tokens give only %(sources)s."),
+                needed=needed, clues=per * needed, sources=sources)
+        if len(slugs["mysteries"]) < needed:
+            err("mysteries", _("%(needed)s mysteries are needed, the data has %(n)s."), needed=needed,
+                n=len(slugs["mysteries"]))
     # OC-17.1: the role decks.
     decks = (data["settings"] or {}).get("role_deck") or {}
     for n in (3, 4, 5):

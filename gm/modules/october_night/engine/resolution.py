@@ -34,6 +34,13 @@ def opening_events(state: Mapping[str, Any]) -> list[Event]:
     return [Event("oc.phase_open", data)]
 
 
+def phase_spec(state: Mapping[str, Any], kind: str, number: int) -> PhaseSpec:
+    """OC-11.1: the phase ``kind`` ``number`` to open, lasting the game's ``phase_hours`` for its kind when the
+    master set that option (kept in the state at set-up), else the game's own duration for the kind."""
+    hours = (state.get("phase_hours") or {}).get(kind)
+    return PhaseSpec(kind, number, duration=float(hours) * 3600 if hours else None)
+
+
 def _end_of_phase(ctx: Ctx) -> None:
     ctx.state["effects"] = {}
     for p in ctx.state["players"].values():
@@ -63,7 +70,7 @@ def resolve(*, state: Mapping[str, Any], kind: str, seats: Sequence[SeatInfo],
             outcome = end_game(ctx, "nobody", [], why="everyone_out")
         else:
             st["stage"] = "contact"
-            next_phase = PhaseSpec("contact", st["day"])
+            next_phase = phase_spec(st, "contact", st["day"])
     elif kind == "contact":
         order = turn_order(st)
         free_step(ctx, by_sid, order, "contact")
@@ -82,13 +89,13 @@ def resolve(*, state: Mapping[str, Any], kind: str, seats: Sequence[SeatInfo],
             else:
                 st["stage"] = "ritual"
                 ritual_opening(ctx)
-                next_phase = PhaseSpec("ritual", 1)
+                next_phase = phase_spec(st, "ritual", 1)
         else:
             if st["day"] % int(settings(st).get("days_per_week", 7)) == 0:
                 week_start(ctx)
             st["day"] += 1
             st["stage"] = "action"
-            next_phase = PhaseSpec("action", st["day"])
+            next_phase = phase_spec(st, "action", st["day"])
     else:
         outcome = resolve_ritual(ctx, by_sid)
     events = list(ctx.events)

@@ -9,11 +9,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gm.core.engine import Event, PhaseSpec, RuleError, RuleViolation, SeatInfo, SetupResult
+from gm.core.engine import Event, RuleError, RuleViolation, SeatInfo, SetupResult
 
 from .data import digest, merge_data, validate_data
-from .resolution import opening_events
-from .state import MAX_PLAYERS, MIN_PLAYERS, SIDE_CARDS, SKILLS, _, by_slug, week_of
+from .resolution import opening_events, phase_spec
+from .state import MAX_PLAYERS, MIN_PLAYERS, SIDE_CARDS, SKILLS, _, by_slug, refusal, week_of
 
 OPTION_KEYS = ("data", "role_deck", "first_week_bonus", "phase_hours", "sides", "characters", "position")
 
@@ -105,6 +105,23 @@ def role_deck(data: Mapping[str, Any], n: int, options: Mapping[str, Any]) -> li
     return cards
 
 
+def sheet_holder(data: Mapping[str, Any], options: Mapping[str, Any], claims: Sequence[str | None],
+                 position: int, character: str) -> int | None:
+    """OC-2.1: who already holds sheet ``character`` for a seat at ring ``position`` (0-based) to claim it, given
+    the master's ``characters`` option and every seat's claim (``claims``, ring order): the ring position holding it,
+    or ``None`` when it is free (his own claim or assignment counts as free). Raises :class:`RuleViolation`
+    ``unknown_sheet`` for a sheet the game's data set lacks."""
+    if character not in by_slug(data, "characters"):
+        raise RuleViolation([refusal("unknown_sheet", "character")])
+    assigned = list(options.get("characters") or [])
+    for i in range(max(len(assigned), len(claims))):
+        held = assigned[i] if i < len(assigned) and assigned[i] is not None else (
+            claims[i] if i < len(claims) else None)
+        if i != position and held == character:
+            return i
+    return None
+
+
 def asset_deck(data: Mapping[str, Any]) -> list[str]:
     """OC-15.4a: the asset deck in data order — ``asset_deck`` expanded slug by slug, each slug's copies together."""
     return [slug for slug, n in (data.get("asset_deck") or {}).items() for _i in range(int(n))]
@@ -142,8 +159,15 @@ def setup(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.
     if len(sides) != n:
         sides = role_deck(data, n, options)
         rng.shuffle(sides)
-    # OC-2.1: the master's sheets per seat (``None`` or missing: unassigned); the others get random free sheets.
+    # OC-2.1: the master's sheets per seat (``None`` or missing: unassigned), then each player's claim at sign-up
+    # (``SeatInfo.data["claim"]``) when still free; the others get random free sheets.
     chars = (list(options.get("characters") or []) + [None] * n)[:n]
+    known = by_slug(data, "characters")
+    by_ring = sorted(seats, key=lambda s: s.position)
+    for i, seat in enumerate(by_ring):
+        claim = (seat.data or {}).get("claim")
+        if chars[i] is None and claim in known and claim not in chars:
+            chars[i] = claim
     free = [c["slug"] for c in data["characters"] if c["slug"] not in chars]
     rng.shuffle(free)
     chars = [c if c is not None else free.pop() for c in chars]
@@ -166,6 +190,8 @@ def setup(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.
         "foils": {}, "effects": {}, "insight": {}, "ritual": {}, "winner": None, "winners": [],
         "game_seed": rng.getrandbits(63), "draws": 0, "data_digest": digest(data),
     }
+    if options.get("phase_hours"):
+        state["phase_hours"] = dict(options["phase_hours"])  # OC-11.1: every phase opened reads it
     if position:
         apply_position(state, position)
     else:
@@ -182,7 +208,7 @@ def setup(*, seats: Sequence[SeatInfo], options: Mapping[str, Any], rng: random.
     for sid in ring:
         events.append(Event("oc.your_side", {"side": state["sides"][sid]}, visibility="seat", seat=int(sid)))
     kind = state["stage"]
-    first = PhaseSpec(kind, state["day"])
+    first = phase_spec(state, kind, state["day"])
     seat_data = {int(sid): {"side": state["sides"][sid], "character": state["players"][sid]["character"]}
                  for sid in ring}
     events += opening_events(state)

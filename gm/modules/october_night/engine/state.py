@@ -47,7 +47,7 @@ CODES = {
     "not_on_sheet": "OC-14.1", "low_experience": "OC-14.1", "no_use": "OC-15.3", "not_chosen": "OC-1.3",
     "too_late": "OC-1.3", "no_contact": "OC-6.8", "section_done": "OC-6.8", "not_at_location": "OC-6.8",
     "no_mystery": "OC-13.3", "not_admitted": "OC-9.3", "empty_lists": "OC-4.5", "missing_field": "OC-14.3",
-    "bad_value": "OC-11.5", "wrong_stage": "OC-11.1",
+    "bad_value": "OC-11.5", "wrong_stage": "OC-11.1", "unknown_sheet": "OC-2.1", "sheet_taken": "OC-2.1",
 }
 #: The refusal's message per code (msgids; ``%(…)s`` from the error's params).
 CODE_MESSAGES = {
@@ -85,6 +85,8 @@ CODE_MESSAGES = {
     "missing_field": _("This line needs another field."),
     "bad_value": _("Unknown value."),
     "wrong_stage": _("This phase takes no such line."),
+    "unknown_sheet": _("This game has no such character sheet."),
+    "sheet_taken": _("%(player)s has already claimed this character sheet; choose a free one."),
 }
 
 Stage = Literal["action", "contact", "ritual", "over"]
@@ -184,9 +186,10 @@ class SeatData(TypedDict, total=False):
 
 def refusal(code: str, field: str = "", **params: Any) -> RuleError:
     """A :class:`RuleError` for OC-18 code ``code`` (its message, rule ID from :data:`CODES`), on payload ``field``.
-    The code is carried in ``params["code"]`` so the shell and scenario files can match it."""
+    The code is carried in ``params["code"]`` so the shell and scenario files can match it, and as the error's
+    ``code`` so the core's order API returns it (OC-11.7: code, rule ID and field, all at once)."""
     return RuleError(CODE_MESSAGES.get(code, code), field=field, rule=CODES.get(code, ""),
-                     params={"code": code, **params})
+                     params={"code": code, **params}, code=code)
 
 
 def violation(errors: Sequence[RuleError]) -> RuleViolation:

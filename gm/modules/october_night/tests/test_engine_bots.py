@@ -117,3 +117,15 @@ def test_OC_10_bots_play_20_seeds_to_an_end(n, capsys):
     with capsys.disabled():
         print(f"\nOctober Night, {n} players, 20 seeds: winners {dict(winners)}; "
               f"phases {min(p for _w, p, _r in results)}–{max(p for _w, p, _r in results)}")
+
+
+def test_OC_3_1_the_bots_phase_cap_covers_a_whole_game():
+    """OC-3.1, OC-11.1: a whole game is weeks × days × (action + contact) phases and the ritual (71 by default), more
+    than the core's default cap of 60: the bot policy says so, and ``gm_playtest`` takes it as its default
+    ``--phase-cap`` (``--phase-cap`` given still wins)."""
+    from gm.core.playtest.policy import Policy
+    from gm.modules.october_night.bots import OctoberNightPolicy
+
+    st = default_data()["settings"]
+    whole = st["weeks"] * st["days_per_week"] * 2 + 1
+    assert whole == 71 and OctoberNightPolicy.phase_cap >= whole > Policy.phase_cap == 60

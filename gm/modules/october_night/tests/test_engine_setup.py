@@ -219,3 +219,83 @@ def test_OC_18_lines_of_another_phase_or_unknown_keys_are_refused():
     assert refused(st, 1, {"action": {"kind": "rest"}}) == ["wrong_stage"]
     assert refused(st, 1, {"contact": {"kind": "auto"}, "extra": 1}) == ["wrong_stage"]
     assert refused(st, 1, {"contact": {"kind": "auto"}}) == []
+
+
+def test_OC_11_1_phase_hours_set_every_phase_deadline():
+    """OC-11.1: the ``phase_hours`` option sets the length of every phase opened (set-up's first one included);
+    without it the phases take the game's own durations (``duration`` None)."""
+    res = engine.setup(seats=seats(3), options={"phase_hours": {"action": 6, "contact": 2}},
+                       rng=random.Random(3), base=default_data())
+    assert res.first_phase.kind == "action" and res.first_phase.duration == 6 * 3600
+    nxt = play(res.state).next_phase
+    assert (nxt.kind, nxt.duration) == ("contact", 2 * 3600)
+    plain = engine.setup(seats=seats(3), options={}, rng=random.Random(3), base=default_data())
+    assert plain.first_phase.duration is None and "phase_hours" not in plain.state
+    with pytest.raises(RuleViolation):
+        engine.validate_options({"phase_hours": {"action": -1}}, default_data())
+
+
+def test_OC_2_1_claims_at_signup_then_random_free_sheets_each_once():
+    """OC-2.1 [house]: the master's assignment first, then each seat's claim (``SeatInfo.data["claim"]``) when still
+    free, then random free sheets; a sheet is played at most once. ``sheet_holder`` names who holds a sheet."""
+    from gm.core.engine import SeatInfo
+
+    claimed = [SeatInfo(id=i + 1, name=n, position=i, data={"claim": c})
+               for i, (n, c) in enumerate(zip(["Аня", "Боря", "Вова", "Гена"], ["witch", "doctor", "witch", None],
+                                              strict=True))]
+    for seed in range(5):
+        res = engine.setup(seats=claimed, options={"characters": [None, "doctor"]}, rng=random.Random(seed),
+                           base=default_data())
+        chars = [res.state["players"][str(i)]["character"] for i in range(1, 5)]
+        assert chars[0] == "witch" and chars[1] == "doctor"  # Аня's claim, the master's assignment
+        assert chars[2] not in ("witch", "doctor") and len(set(chars)) == 4  # Вова's claim was taken: random
+    data = default_data()
+    assert engine.sheet_holder(data, {}, ["witch", None], 1, "witch") == 0
+    assert engine.sheet_holder(data, {"characters": [None, "count"]}, [None, None], 0, "count") == 1
+    assert engine.sheet_holder(data, {}, ["witch", None], 0, "witch") is None
+    with pytest.raises(RuleViolation) as exc:
+        engine.sheet_holder(data, {}, [], 0, "ghost")
+    assert exc.value.errors[0].code == "unknown_sheet" and exc.value.errors[0].rule == "OC-2.1"
+
+
+def test_OC_17_a_mystery_without_its_clues_is_refused():
+    """OC-17 with OC-13: a data set whose mysteries can't get their clues is refused — ``clues_per_mystery`` below 1,
+    fewer clue sources (search sections and enemy tokens) than the mysteries need, fewer mysteries than needed."""
+    data = default_data()
+    data["settings"]["clues_per_mystery"] = 0
+    assert "settings.clues_per_mystery" in {e.field for e in engine.validate_data(data)}
+    data = default_data()
+    data["settings"]["clues_per_mystery"] = 40
+    errs = [e for e in engine.validate_data(data) if e.field == "mysteries"]
+    assert errs and errs[0].params["clues"] == 160 and errs[0].rule == "OC-17"
+    data = default_data()
+    data["settings"]["mysteries_needed"] = 7
+    assert any(e.field == "mysteries" and e.params.get("n") == 6 for e in engine.validate_data(data))
+    assert engine.validate_data(default_data()) == []
+
+
+def test_OC_11_6_master_edits_enemies_decks_bag_reserve_and_the_open_contact():
+    """OC-11.6: the master's board edit (enemy tokens, bag, decks, reserve) and the seat edit of the open contact;
+    every bad entry named at once, nothing changed."""
+    st = game([{"side": "keepers", "character": "vicar"}, {"side": "summoners", "character": "count"},
+               {"side": "keepers", "character": "witch"}])
+    fields = engine.board_fields(st)
+    assert set(fields) == {"enemies", "bag", "decks", "reserve"}
+    new = engine.board_edit(st, {"enemies": [{"token": "ghoul", "location": "mill", "owner": 2, "health": 1}],
+                                 "bag": ["werewolf"], "decks": {"search": [st["decks"]["search"][-1]]}})
+    assert new["enemies"] == [{"token": "ghoul", "location": "mill", "owner": "2", "health": 1,
+                               "revealed": False}]
+    assert new["bag"] == ["werewolf"] and len(new["decks"]["search"]) == 1 and st["bag"] != ["werewolf"]
+    with pytest.raises(RuleViolation) as exc:
+        engine.board_edit(st, {"enemies": [{"token": "ghoul", "location": "moon", "owner": 9, "health": 7},
+                                           {"token": "dragon"}],
+                               "decks": {"search": ["nope"], "tarot": []}, "reserve": ["x"], "weather": 1})
+    fields = {e.field for e in exc.value.errors}
+    assert fields == {"enemies[0].location", "enemies[0].owner", "enemies[0].health", "enemies[1].token",
+                      "decks.search", "decks.tarot", "reserve", "weather"}
+    card = default_data()["search_contacts"][0]["slug"]
+    edited = engine.seat_edit(st, "1", {"contact": card})
+    assert edited["players"]["1"]["contact"] == {"card": card, "type": "search", "done": []}
+    assert engine.seat_edit(edited, "1", {"contact": None})["players"]["1"]["contact"] is None
+    with pytest.raises(RuleViolation):
+        engine.seat_edit(st, "1", {"contact": "nope"})

@@ -183,3 +183,86 @@ def test_OC_4_5_trade_and_acceptance_from_the_panel(master, players):
     resolve(game)
     assert "bat_wing" in game.state["players"][str(ids["Аня"])]["ingredients"]
     assert "graveyard_dirt" in game.state["players"][str(ids["Боря"])]["ingredients"]
+
+
+def test_OC_11_7_core_orders_api_gives_the_codes_rules_and_fields(master, players):
+    """OC-11.7: a refusal through the core's ``POST /api/games/<id>/orders/`` carries every OC-18 code with its
+    rule ID, field and message (``details``), all at once; nothing is saved."""
+    game = start(master, players)
+    phase = open_phase(game)
+    me = game.seats.get(display_name="Аня").pk
+    status, body = api(client_for(players[0]), "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"action": {"kind": "heal", "target": me}}})
+    assert status == 400 and body["details"]
+    assert all(d["code"] and d["rule"].startswith("OC-") and d["message"] for d in body["details"])
+    assert "self" in {d["code"] for d in body["details"]}
+    assert not Order.objects.filter(phase=phase).exists()
+
+
+def test_OC_2_1_players_claim_sheets_at_signup_conflicts_refused(master, players):
+    """OC-2.1: at sign-up each player claims a free sheet (page and API); a sheet another player claimed, or the
+    master assigned to another seat, is refused naming who holds it, and nothing changes; the claims (else random
+    free sheets) are the characters at the start, each sheet once."""
+    game = services.game_create(master=master, module="october_night", title="October", rng_seed=5,
+                                options={"sides": SIDES, "characters": [None, None, "doctor"]})
+    services.game_open_signup(game=game, actor=master)
+    for user, name in zip(players, NAMES, strict=False):
+        services.seat_join(game=game, user=user, display_name=name)
+    url = reverse("october_night:claim", args=[game.pk])
+    text = page(players[0], game)
+    assert 'id="oc-claim"' in text and "Doctor — Вова" in text
+    client_for(players[0]).post(url, {"character": "witch"})
+    anya = game.seats.get(display_name="Аня")
+    assert anya.data["claim"] == "witch"
+    r = client_for(players[1], language="en").post(url, {"character": "witch"}, follow=True)
+    assert "Аня has already claimed this character sheet" in htmllib.unescape(r.content.decode())
+    assert "claim" not in game.seats.get(display_name="Боря").data
+    status, body = api(client_for(players[1]), "post", f"/api/games/{game.pk}/oc/claim/", {"character": "doctor"})
+    assert status == 400 and body["code"] == "sheet_taken" and body["details"][0]["rule"] == "OC-2.1"
+    status, body = api(client_for(players[1]), "post", f"/api/games/{game.pk}/oc/claim/", {"character": "ghost"})
+    assert status == 400 and body["code"] == "unknown_sheet"
+    status, body = api(client_for(players[1]), "post", f"/api/games/{game.pk}/oc/claim/", {"character": "count"})
+    assert status == 200 and body == {"character": "count"}
+    client_for(players[0]).post(url, {"character": "witch"})  # his own claim again: fine
+    services.game_start(game=game, actor=master)
+    game.refresh_from_db()
+    chars = [game.state["players"][str(s.pk)]["character"] for s in game.seats.order_by("position")]
+    assert chars == ["witch", "count", "doctor"]
+    status, body = api(client_for(players[0]), "post", f"/api/games/{game.pk}/oc/claim/", {"character": "vicar"})
+    assert status == 409 and body["code"] == "state"
+
+
+def test_OC_17_data_edit_names_the_yaml_line_that_is_wrong(master, players):
+    """OC-17: a refused data edit names the line of the master's YAML at fault with the entry and the reason."""
+    game = create(master)
+    url = reverse("october_night:data", args=[game.pk])
+    text = "settings:\n  reserve_size: 3\nenemies:\n  - slug: ghoul\n    modifier: 12\n    location: moon\n"
+    r = client_for(master, language="en").post(url, {"data": text, "reason": "x"}, follow=True)
+    body = htmllib.unescape(r.content.decode())
+    assert "line 6: enemies[ghoul].location: Unknown location 'moon'." in body and "OC-17" in body
+    r = client_for(master, language="en").post(url, {"data": "settings:\n  clues_per_mystery: 0\n"}, follow=True)
+    assert "line 2: settings.clues_per_mystery" in htmllib.unescape(r.content.decode())
+    game.refresh_from_db()
+    assert "data" not in game.options
+
+
+def test_OC_11_6_master_edits_the_board_of_a_running_game(master, players):
+    """OC-11.6: the master's board edit from the panel (YAML with a reason), audited; a bad entry is refused with
+    its line and nothing changes; players see no such form."""
+    game = start(master, players)
+    assert 'id="oc-board-edit"' in page(master, game) and 'id="oc-board-edit"' not in page(players[0], game)
+    url = reverse("october_night:board", args=[game.pk])
+    before = game.state["enemies"]
+    r = client_for(master, language="en").post(url, {"board": "enemies:\n  - token: ghoul\n    location: moon\n",
+                                                     "reason": "fix"}, follow=True)
+    assert "line 3: enemies[0].location" in htmllib.unescape(r.content.decode())
+    game.refresh_from_db()
+    assert game.state["enemies"] == before
+    client_for(players[0]).post(url, {"board": "bag: []\n", "reason": "mine"})
+    game.refresh_from_db()
+    assert game.state["bag"]
+    client_for(master).post(url, {"board": "enemies:\n  - {token: ghoul, location: mill}\nbag: [werewolf]\n",
+                                  "reason": "a lost token"})
+    game.refresh_from_db()
+    assert game.state["bag"] == ["werewolf"] and game.state["enemies"][0]["location"] == "mill"
+    assert game.audit_entries.filter(action="board_edit", reason="a lost token").exists()
