@@ -16,12 +16,13 @@ won), ``stalemate`` (FM-10.H1), ``nobody`` (no winner left).
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cards.collection_data import default_collection
-from cards.deckrules import random_valid_deck, rules_for
+from cards.deckrules import DeckRules, random_valid_deck, rules_for
 from cards.domain import Collection
 from gm.core.balance import SimPolicy
 from gm.core.engine import Outcome, PhaseInfo, Resolution, SeatInfo
@@ -29,21 +30,44 @@ from gm.core.engine import Outcome, PhaseInfo, Resolution, SeatInfo
 from .engine import abilities, veche
 from .engine.orders import order_options
 from .engine.roles import PUBLIC_ROLES
-from .engine.state import DAY, NIGHT, fm_state
+from .engine.state import DAY, DECKBUILDING, NIGHT, fm_state
 from .playtest.bots import REBUILD_TRIES, VOTING, choose_order
 
 SIDES = ("law", "mafia", "maniac", "avenger")
 
 
+#: Random valid decks kept per set of deck rules in one report: a bot's deck is one of them, so the deck builder's
+#: random search (a few milliseconds a deck) runs a few hundred times per report instead of for every seat of
+#: every game.
+DECK_POOL = 40
+
+
 class Context:
     """What every game of one report shares: the collection (the shipped §11 one, as a new game snapshots it,
-    FM-4.2), its snapshot and each card's colour."""
+    FM-4.2), its snapshot, each card's colour, and the pools of random valid decks by deck rules."""
 
-    def __init__(self, collection: Collection):
+    def __init__(self, collection: Collection, seed: int = 0):
         self.collection = collection
         self.snapshot = collection.snapshot()
         self.version = collection.version
         self.colours = {slug: kind.colour for slug, kind in collection.kinds.items()}
+        self.seed = seed
+        self.pools: dict[DeckRules, list[list[str]]] = {}
+
+    def decks(self, seat: SeatInfo) -> list[list[str]]:
+        """The pool of random valid decks (slugs) for ``seat``'s FM-4.3 deck rules, built on first use from a seed
+        of its own (the same rules, the same pool)."""
+        public = seat.data.get("public_role")
+        rules = rules_for(secret_role=seat.data["secret_role"], public_role=public if isinstance(public, str) else None,
+                          joker_colours=seat.data.get("joker_colours"))
+        # The role names only label the rules (the limits and colours decide): equal limits share one pool.
+        key = dataclasses.replace(rules, secret_role="", public_role=None)
+        pool = self.pools.get(key)
+        if pool is None:
+            rng = random.Random(f"decks:{self.seed}:{len(self.pools)}")
+            pool = self.pools[key] = [[e["kind"] for e in random_valid_deck(collection=self.collection, rules=rules,
+                                                                              rng=rng)] for _ in range(DECK_POOL)]
+        return pool
 
 
 class ForumMafiaSim(SimPolicy):
@@ -52,6 +76,9 @@ class ForumMafiaSim(SimPolicy):
     sides = SIDES
     default_players = 16
     phase_cap = 80
+    #: The engine checks every order again at its intake (FM-6 L0) and voids what is illegal, as it would a refused
+    #: order; checking each first would only double the time of a report.
+    validate = False
 
     def prepare(self, *, players: int, options: Mapping[str, Any]) -> Context:
         return Context(default_collection())
@@ -69,7 +96,12 @@ class ForumMafiaSim(SimPolicy):
 
     def instant(self, *, state: Mapping[str, Any], phase: PhaseInfo, seats: Sequence[SeatInfo], rng: random.Random,
                 context: Any = None) -> tuple[dict, dict[int, dict]] | None:
-        """FM-4.7: every living seat whose deck is empty while a ``mulligan`` sits in its Hand rebuilds it now."""
+        """Deck building (FM-4.5): every seat but a joker (who would choose his colours first) submits a random valid
+        deck. Nights and days (FM-4.7): every living seat whose deck is empty while a ``mulligan`` sits in its Hand
+        rebuilds it now, with the deck of most damage cards among :data:`.playtest.bots.REBUILD_TRIES`."""
+        if phase.kind == DECKBUILDING:
+            return dict(state), {s.id: {**s.data, "deck_list": [{"kind": k} for k in rng.choice(context.decks(s))]}
+                                 for s in seats if s.data.get("secret_role") != "joker"}
         if phase.kind not in (NIGHT, DAY):
             return None
         new_state: dict | None = None
@@ -80,22 +112,14 @@ class ForumMafiaSim(SimPolicy):
             cards = seat.data.get("cards") or {}
             if cards.get("deck") or not any(c.get("kind") == "mulligan" for c in cards.get("hand", [])):
                 continue
-            deck = self._rebuild_deck(seat, context, rng)
+            decks = rng.sample(context.decks(seat), REBUILD_TRIES)
+            deck = max(decks, key=lambda d: sum(context.colours.get(k) == "damage" for k in d))
             result = abilities.apply_rebuild(state=new_state or state, seat=seat, deck_list=deck,
                                              collection=context.collection, rng=rng)
             if not result.problems:
                 new_state = result.state
                 changed.update(result.seat_data)
         return (new_state or dict(state), changed) if changed else None
-
-    @staticmethod
-    def _rebuild_deck(seat: SeatInfo, context: Context, rng: random.Random) -> list[str]:
-        public = seat.data.get("public_role")
-        rules = rules_for(secret_role=seat.data["secret_role"], public_role=public if isinstance(public, str) else None,
-                          joker_colours=seat.data.get("joker_colours"))
-        decks = [random_valid_deck(collection=context.collection, rules=rules, rng=rng) for _ in range(REBUILD_TRIES)]
-        best = max(decks, key=lambda d: sum(context.colours.get(e["kind"]) == "damage" for e in d))
-        return [e["kind"] for e in best]
 
     def orders(self, *, state: Mapping[str, Any], phase: PhaseInfo, seats: Sequence[SeatInfo], rng: random.Random,
                context: Any = None) -> dict[int, dict]:
