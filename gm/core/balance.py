@@ -260,7 +260,7 @@ def play(module: GameModule, policy: SimPolicy, *, players: int, options: Mappin
                      for s in seats]
         if res.next_phase is None:
             outcome = res.outcome or Outcome([], draw=True)
-            return GameRun(policy.side(outcome), tuple(outcome.winners), ordinal,
+            return GameRun(policy.side(outcome), () if outcome.draw else tuple(outcome.winners), ordinal,
                            policy.end_kind(state=state, resolution=res), refused)
         spec = res.next_phase
         ordinal += 1
@@ -275,7 +275,9 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact ends: no rounding residue at 0 or n
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
 
 
 def summarise(runs: Sequence[GameRun], *, sides: Sequence[str] = ()) -> dict:

@@ -100,6 +100,11 @@ class BloodVengeanceModule(GameModule):
 
         return BloodVengeancePolicy()
 
+    def balance_policy(self):
+        from .balance import BloodVengeanceSim
+
+        return BloodVengeanceSim()
+
     def demo_games(self):
         from .demo import GAMES
 
