@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "cards",
     "gm.core",
     "gm.inbox",
+    "gm.balance",
 ]
 # Game modules: a module is a package with a ``module.py`` exposing ``MODULE``; Django-app modules are also
 # installed so their templates, migrations and static files are found. GM_EXTRA_MODULES lets tests (and the
