@@ -46,28 +46,28 @@ class Context:
     """What every game of one report shares: the collection (the shipped §11 one, as a new game snapshots it,
     FM-4.2), its snapshot, each card's colour, and the pools of random valid decks by deck rules."""
 
-    def __init__(self, collection: Collection, seed: int = 0):
+    def __init__(self, collection: Collection):
         self.collection = collection
         self.snapshot = collection.snapshot()
         self.version = collection.version
         self.colours = {slug: kind.colour for slug, kind in collection.kinds.items()}
-        self.seed = seed
         self.pools: dict[DeckRules, list[list[str]]] = {}
+        self.makers: dict[DeckRules, random.Random] = {}
 
-    def decks(self, seat: SeatInfo) -> list[list[str]]:
-        """The pool of random valid decks (slugs) for ``seat``'s FM-4.3 deck rules, built on first use from a seed
-        of its own (the same rules, the same pool)."""
+    def deck(self, seat: SeatInfo, rng: random.Random) -> list[str]:
+        """A random valid deck (slugs) for ``seat``'s FM-4.3 deck rules: a new one (from the pool's own seed) while
+        its pool holds fewer than :data:`DECK_POOL`, then one of the pool chosen with ``rng``."""
         public = seat.data.get("public_role")
         rules = rules_for(secret_role=seat.data["secret_role"], public_role=public if isinstance(public, str) else None,
                           joker_colours=seat.data.get("joker_colours"))
         # The role names only label the rules (the limits and colours decide): equal limits share one pool.
         key = dataclasses.replace(rules, secret_role="", public_role=None)
-        pool = self.pools.get(key)
-        if pool is None:
-            rng = random.Random(f"decks:{self.seed}:{len(self.pools)}")
-            pool = self.pools[key] = [[e["kind"] for e in random_valid_deck(collection=self.collection, rules=rules,
-                                                                              rng=rng)] for _ in range(DECK_POOL)]
-        return pool
+        pool = self.pools.setdefault(key, [])
+        if len(pool) >= DECK_POOL:
+            return rng.choice(pool)
+        maker = self.makers.setdefault(key, random.Random(f"decks:{len(self.makers)}"))
+        pool.append([e["kind"] for e in random_valid_deck(collection=self.collection, rules=rules, rng=maker)])
+        return pool[-1]
 
 
 class ForumMafiaSim(SimPolicy):
@@ -100,7 +100,7 @@ class ForumMafiaSim(SimPolicy):
         deck. Nights and days (FM-4.7): every living seat whose deck is empty while a ``mulligan`` sits in its Hand
         rebuilds it now, with the deck of most damage cards among :data:`.playtest.bots.REBUILD_TRIES`."""
         if phase.kind == DECKBUILDING:
-            return dict(state), {s.id: {**s.data, "deck_list": [{"kind": k} for k in rng.choice(context.decks(s))]}
+            return dict(state), {s.id: {**s.data, "deck_list": [{"kind": k} for k in context.deck(s, rng)]}
                                  for s in seats if s.data.get("secret_role") != "joker"}
         if phase.kind not in (NIGHT, DAY):
             return None
@@ -112,7 +112,7 @@ class ForumMafiaSim(SimPolicy):
             cards = seat.data.get("cards") or {}
             if cards.get("deck") or not any(c.get("kind") == "mulligan" for c in cards.get("hand", [])):
                 continue
-            decks = rng.sample(context.decks(seat), REBUILD_TRIES)
+            decks = [context.deck(seat, rng) for _ in range(REBUILD_TRIES)]
             deck = max(decks, key=lambda d: sum(context.colours.get(k) == "damage" for k in d))
             result = abilities.apply_rebuild(state=new_state or state, seat=seat, deck_list=deck,
                                              collection=context.collection, rng=rng)
