@@ -312,18 +312,42 @@ def summarise(runs: Sequence[GameRun], *, sides: Sequence[str] = ()) -> dict:
     }
 
 
-def estimate(request: Request, *, progress: Callable[[int], None] | None = None) -> dict:
+def _play_range(module: GameModule, policy: SimPolicy, players: int, options: dict, seed: int, start: int,
+                stop: int) -> list[GameRun]:
+    """Games ``start``…``stop - 1`` of a report (one worker's share)."""
+    context = policy.prepare(players=players, options=options)
+    return [play(module, policy, players=players, options=options, seed=game_seed(seed, i), context=context)
+            for i in range(start, stop)]
+
+
+def estimate(request: Request, *, progress: Callable[[int], None] | None = None, workers: int = 1) -> dict:
     """Play the request's games (game ``i`` seeded :func:`game_seed`) and return :func:`summarise`'s report, plus
     ``module``, ``players``, ``seed`` and ``options``. ``progress(done)`` is called every 50 games (the Celery
-    task's progress)."""
+    task's progress). ``workers`` > 1 plays the games in that many forked processes (``manage.py gm_balance
+    --workers``, the benchmark); the report is the same whatever their number, since every game depends on its own
+    seed only. A daemonic process (a Celery prefork child) can't fork workers and plays alone."""
+    import multiprocessing
+
     policy, module = request.policy, request.module
-    context = policy.prepare(players=request.players, options=request.options)
-    runs = []
-    for i in range(request.games):
-        runs.append(play(module, policy, players=request.players, options=request.options,
-                         seed=game_seed(request.seed, i), context=context))
-        if progress is not None and (i + 1) % 50 == 0:
-            progress(i + 1)
+    args = (module, policy, request.players, request.options, request.seed)
+    runs: list[GameRun] = []
+    if workers > 1 and request.games > 1 and not multiprocessing.current_process().daemon:
+        from concurrent.futures import ProcessPoolExecutor
+
+        step = max(1, min(50, -(-request.games // workers)))
+        chunks = [(a, min(a + step, request.games)) for a in range(0, request.games, step)]
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            for future in [pool.submit(_play_range, *args, a, b) for a, b in chunks]:
+                runs += future.result()
+                if progress is not None:
+                    progress(len(runs))
+    else:
+        context = policy.prepare(players=request.players, options=request.options)
+        for i in range(request.games):
+            runs.append(play(module, policy, players=request.players, options=request.options,
+                             seed=game_seed(request.seed, i), context=context))
+            if progress is not None and (i + 1) % 50 == 0:
+                progress(i + 1)
     report = summarise(runs, sides=policy.sides)
     report.update(module=module.slug, players=request.players, seed=request.seed, options=request.options)
     return report

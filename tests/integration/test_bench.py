@@ -25,6 +25,7 @@ KEYS = [
     "resolution_6p_queries", "sweep_interval_s", "lateness_p99_s", "order_submit_p95_ms",
     "game_page_queries_player", "game_page_queries_master", "game_page_queries_spectator",
     "game_page_ms_median_player", "worker_rss_mb_after_1000",
+    "balance_1000_fm16_s", "balance_1000_fm16_cpu_s",  # issue 24 item 4
 ]
 
 

@@ -51,23 +51,25 @@ class Context:
         self.snapshot = collection.snapshot()
         self.version = collection.version
         self.colours = {slug: kind.colour for slug, kind in collection.kinds.items()}
-        self.pools: dict[DeckRules, list[list[str]]] = {}
-        self.makers: dict[DeckRules, random.Random] = {}
+        self.pools: dict[DeckRules, dict[int, list[str]]] = {}
 
     def deck(self, seat: SeatInfo, rng: random.Random) -> list[str]:
-        """A random valid deck (slugs) for ``seat``'s FM-4.3 deck rules: a new one (from the pool's own seed) while
-        its pool holds fewer than :data:`DECK_POOL`, then one of the pool chosen with ``rng``."""
+        """A random valid deck (slugs) for ``seat``'s FM-4.3 deck rules: deck ``i`` (chosen with ``rng`` among
+        :data:`DECK_POOL`) of its rules' pool, made on first use from a seed of its own (the rules and ``i``), so the
+        same game gets the same deck whatever was played before it."""
         public = seat.data.get("public_role")
         rules = rules_for(secret_role=seat.data["secret_role"], public_role=public if isinstance(public, str) else None,
                           joker_colours=seat.data.get("joker_colours"))
         # The role names only label the rules (the limits and colours decide): equal limits share one pool.
         key = dataclasses.replace(rules, secret_role="", public_role=None)
-        pool = self.pools.setdefault(key, [])
-        if len(pool) >= DECK_POOL:
-            return rng.choice(pool)
-        maker = self.makers.setdefault(key, random.Random(f"decks:{len(self.makers)}"))
-        pool.append([e["kind"] for e in random_valid_deck(collection=self.collection, rules=rules, rng=maker)])
-        return pool[-1]
+        index = rng.randrange(DECK_POOL)
+        pool = self.pools.setdefault(key, {})
+        if index not in pool:
+            # Sorted, not the frozenset's own order: string hashes (and so set order) differ between processes.
+            fields = [sorted(v) if isinstance(v, frozenset) else v for v in dataclasses.astuple(key)]
+            maker = random.Random(f"decks:{fields}:{index}")
+            pool[index] = [e["kind"] for e in random_valid_deck(collection=self.collection, rules=rules, rng=maker)]
+        return pool[index]
 
 
 class ForumMafiaSim(SimPolicy):

@@ -1,4 +1,4 @@
-"""``manage.py gm_balance <module> [--players N] [--games G] [--seed S] [--options JSON] [--json]`` — the balance
+"""``manage.py gm_balance <module> [--players N] [--games G] [--seed S] [--options JSON] [--workers W] [--json]`` — the balance
 report of a setup from the shell (issue 24 item 4): G seeded bot games with the module's pure engine (no HTTP, no
 database), each side's win rate with its 95 % Wilson interval, the draw rate, the mean length in phases and how the
 games ended.
@@ -30,9 +30,11 @@ class Command(BaseCommand):
         parser.add_argument("--games", default=1000, help="bot games, 1…5000 (default 1000)")
         parser.add_argument("--seed", default=1, help="the report's seed (default 1)")
         parser.add_argument("--options", default="", help="the game's options as a JSON object")
+        parser.add_argument("--workers", type=int, default=1,
+                            help="processes playing the games (the report is the same whatever their number)")
         parser.add_argument("--json", action="store_true", dest="as_json", help="print one JSON line")
 
-    def handle(self, *args, module: str, players, games, seed, options: str, as_json: bool, **kwargs):
+    def handle(self, *args, module: str, players, games, seed, options: str, workers: int, as_json: bool, **kwargs):
         try:
             found = registry.get(module)
         except registry.UnknownModule:
@@ -46,7 +48,7 @@ class Command(BaseCommand):
         except balance.BalanceError as exc:
             raise CommandError(f"{exc.field}: {exc.render()} Nothing was played.", returncode=2) from None
         began = time.perf_counter()
-        report = balance.estimate(request)
+        report = balance.estimate(request, workers=max(1, workers))
         report["seconds"] = round(time.perf_counter() - began, 3)
         if as_json:
             self.stdout.write(json.dumps(report, ensure_ascii=False, sort_keys=True))

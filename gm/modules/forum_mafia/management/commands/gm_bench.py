@@ -9,7 +9,10 @@ Figures (medians and p95 over repeated runs; see :mod:`gm.modules.forum_mafia.be
 * order submit latency: 50 logged-in clients (threads) against gunicorn with 3 workers on a free loopback port,
   paced (each pauses 0–2 s before each order) and in a burst (back to back: the server saturated);
 * deadline lateness ``resolved_at − deadline``: 500 games due within one minute, 2 Celery workers + beat;
-* the resident memory of a worker process after 1,000 resolutions.
+* the resident memory of a worker process after 1,000 resolutions;
+* the balance report (issue 24 item 4): 1,000 bot games of forum Mafia's 16-player default on the pure engine, one
+  process per CPU (``balance_1000_fm16_s`` wall clock, ``balance_1000_fm16_cpu_s`` CPU seconds in all; ``--quick``
+  plays 20).
 
 The command never touches the site's data: it creates a scratch database next to the configured one (its name
 plus ``_gm_bench``; one left by an interrupted run is dropped first), migrates it, runs everything there (the child
@@ -42,6 +45,7 @@ GOALS = {
     "game_page_queries_master": 15,
     "game_page_queries_spectator": 15,
     "worker_rss_mb_after_1000": 200.0,
+    "balance_1000_fm16_s": 60.0,  # issue 24 item 4: 1,000 bot games of the 16-player default in under a minute
 }
 
 
