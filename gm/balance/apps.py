@@ -10,3 +10,6 @@ class BalanceConfig(AppConfig):
     label = "balance"
     verbose_name = _("Balance reports")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from . import tasks  # noqa: F401  (registers the task with Celery for services.task())
