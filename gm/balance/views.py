@@ -42,12 +42,16 @@ def report_view(report: BalanceReport) -> dict:
     result = report.result or {}
     try:
         module = registry.get(report.module)
-        name = module.winner_label
+        name, policy = module.winner_label, policy_of(module)
     except registry.UnknownModule:
-        name = str
-    rows = [{"side": " + ".join(name(s) for s in slug.split("+")), "wins": row["wins"],
-             "rate": _percent(row["win_rate"]), "low": _percent(row["ci_low"]), "high": _percent(row["ci_high"])}
-            for slug, row in (result.get("sides") or {}).items()]
+        name, policy = str, None
+    known = list(policy.sides) if policy else []
+    sides = result.get("sides") or {}
+    # The module's order of sides, then shared wins (a JSON column keeps no key order).
+    order = sorted(sides, key=lambda slug: (known.index(slug) if slug in known else len(known), slug))
+    rows = [{"side": " + ".join(name(s) for s in slug.split("+")), "wins": sides[slug]["wins"],
+             "rate": _percent(sides[slug]["win_rate"]), "low": _percent(sides[slug]["ci_low"]),
+             "high": _percent(sides[slug]["ci_high"])} for slug in order]
     games = result.get("games") or 0
     draws = round(result.get("draw_rate", 0) * games)
     return {

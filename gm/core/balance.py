@@ -27,7 +27,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import GameModule, Outcome, PhaseInfo, Resolution, RuleViolation, SeatInfo, phase_random, phase_rng
+from .engine import (
+    GameModule,
+    Outcome,
+    PhaseInfo,
+    Resolution,
+    RuleError,
+    RuleViolation,
+    SeatInfo,
+    phase_random,
+    phase_rng,
+)
 
 
 def _(s: str) -> str:
@@ -47,15 +57,22 @@ class BalanceError(ValueError):
     """A refused balance request: ``field`` (``module``, ``players``, ``games``, ``seed``, ``options``) and a msgid
     ``message`` with ``%(…)s`` filled from ``params``; nothing was played."""
 
-    def __init__(self, field: str, message: str, params: Mapping[str, Any] | None = None):
+    def __init__(self, field: str, message: str, params: Mapping[str, Any] | None = None,
+                 rule_errors: Sequence[RuleError] = ()):
         self.field, self.message, self.params = field, message, dict(params or {})
+        self.rule_errors = list(rule_errors)
         super().__init__(self.render())
 
     def render(self, translate: Callable[[str], str] = str) -> str:
-        """The message in words; ``translate`` (the shell passes ``gettext``) turns the msgid into the reader's
+        """The message in words; ``translate`` (the shell passes ``gettext``) turns the msgid — and the module's
+        refusals in ``rule_errors``, the ``%(errors)s`` of the message, each with its rule ID — into the reader's
         language."""
+        params = dict(self.params)
+        if self.rule_errors:
+            params["errors"] = "; ".join(e.render(translate) + (f" ({e.rule})" if e.rule else "")
+                                         for e in self.rule_errors)
         text = translate(self.message)
-        return text % self.params if self.params else text
+        return text % params if params else text
 
 
 class SimPolicy:
@@ -199,17 +216,14 @@ def check_request(*, module: GameModule | None, slug: str, players: Any, games: 
     try:
         clean = module.validate_options(raw)
     except RuleViolation as exc:
-        raise BalanceError("options", _("The options are refused: %(errors)s"),
-                           {"errors": "; ".join(e.render() + (f" ({e.rule})" if e.rule else "")
-                                                for e in exc.errors)}) from None
+        raise BalanceError("options", _("The options are refused: %(errors)s"), rule_errors=exc.errors) from None
     request = Request(module=module, policy=policy, players=players, games=games, seed=seed, options=clean)
     try:  # one deal shows that this table can start with these options (a fixed composition of another size…)
         context = policy.prepare(players=players, options=clean)
         module.setup(seats=policy.seats(players=players, rng=random.Random(seed), context=context), options=clean,
                      rng=random.Random(seed))
     except RuleViolation as exc:
-        raise BalanceError("options", _("This table can't start: %(errors)s"),
-                           {"errors": "; ".join(e.render() for e in exc.errors)}) from None
+        raise BalanceError("options", _("This table can't start: %(errors)s"), rule_errors=exc.errors) from None
     return request
 
 

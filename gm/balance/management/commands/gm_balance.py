@@ -1,7 +1,7 @@
-"""``manage.py gm_balance <module> [--players N] [--games G] [--seed S] [--options JSON] [--workers W] [--json]`` — the balance
-report of a setup from the shell (issue 24 item 4): G seeded bot games with the module's pure engine (no HTTP, no
-database), each side's win rate with its 95 % Wilson interval, the draw rate, the mean length in phases and how the
-games ended.
+"""``manage.py gm_balance <module> [--players N] [--games G] [--seed S] [--options JSON] [--workers W] [--json]``
+— the balance report of a setup from the shell (issue 24 item 4): G seeded bot games with the module's pure engine (no
+HTTP, no database), each side's win rate with its 95 % Wilson interval, the draw rate, the mean length in phases and
+how the games ended.
 
 ``--json`` prints ONE line: ``{"games": G, "sides": {"<side>": {"wins", "win_rate", "ci_low", "ci_high"}},
 "draw_rate": …, "draw_ci_low": …, "draw_ci_high": …, "mean_phases": …, "min_phases", "max_phases", "ends": {kind:
