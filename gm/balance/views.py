@@ -20,16 +20,27 @@ from . import services
 from .forms import BalanceForm
 from .models import BalanceReport
 
-#: End kinds every module may report (``gm.core.balance``), in words; a module's own kinds show as their slug.
-END_NAMES = {"draw": gettext_lazy("draw"), "nobody": gettext_lazy("nobody won"), "victory": gettext_lazy("victory"),
-             "phase_cap": gettext_lazy("stopped at the phase cap")}
-
+#: The end kinds of the shipped modules' balance bots (``SimPolicy.end_kind``), in words; a kind that is a side's
+#: slug is that side's victory; any other kind shows as it stands.
+END_NAMES = {
+    "draw": gettext_lazy("draw"), "nobody": gettext_lazy("nobody won"), "victory": gettext_lazy("victory"),
+    "phase_cap": gettext_lazy("stopped at the phase cap"), "stalemate": gettext_lazy("stalemate (a draw)"),
+    "declaration": gettext_lazy("a declaration"), "deadlock": gettext_lazy("deadlock (no winner)"),
+    "ritual": gettext_lazy("the ritual"), "mysteries": gettext_lazy("the mysteries ran out"),
+    "everyone_out": gettext_lazy("everyone out of the game"), "nobody_admitted": gettext_lazy("nobody admitted"),
+}
 
 def _master_game(request, pk: int):
     game = web.game_or_404(request.user, pk)
     if not (request.user.pk == game.master_id or request.user.is_superuser):
         raise PermissionDenied(_("Only the game's master may do this."))
     return game
+
+
+def _end_name(kind: str, name, sides: list[str]) -> str:
+    if kind in END_NAMES:
+        return str(END_NAMES[kind])
+    return _("victory: %(side)s") % {"side": name(kind)} if kind in sides else kind
 
 
 def _percent(value: float) -> str:
@@ -58,7 +69,7 @@ def report_view(report: BalanceReport) -> dict:
         "report": report, "rows": rows, "draws": draws, "draw_rate": _percent(result.get("draw_rate", 0)),
         "draw_low": _percent(result.get("draw_ci_low", 0)), "draw_high": _percent(result.get("draw_ci_high", 0)),
         "mean_phases": f"{result.get('mean_phases', 0):.1f}",
-        "ends": [(str(END_NAMES.get(k, k)), v) for k, v in (result.get("ends") or {}).items()],
+        "ends": [(_end_name(k, name, known), v) for k, v in (result.get("ends") or {}).items()],
         "options": json.dumps(report.options, ensure_ascii=False, sort_keys=True),
     }
 

@@ -143,3 +143,21 @@ def test_command_refuses_bad_input(args):
     with pytest.raises(CommandError) as caught:
         call_command("gm_balance", *args, "--json", stdout=StringIO())
     assert caught.value.returncode == 2 and "Nothing was played" in str(caught.value)
+
+
+@pytest.mark.parametrize(("module", "players"), [("forum_mafia", 8), ("bloodwood", 6)])
+def test_balance_page_in_both_languages_has_no_leftovers(master, module, players):
+    """The page with a finished report (sides, end kinds, the draw row) and a failed one, in Russian and English:
+    no untranslated string, no raw identifier (the checks of ``tests/integration/test_page_languages.py``)."""
+    from tests.integration.test_page_languages import english_leftovers, russian_leftovers, visible_text
+
+    game = core.game_create(master=master, module=module, title="Balance", rng_seed=3)
+    report = services.report_request(game=game, user=master, players=players, games=2, seed=1)
+    services.report_run(report_id=report.pk)
+    BalanceReport.objects.create(game=game, requested_by=master, module=module, players=99, games=1, seed=1,
+                                 status=BalanceReport.Status.FAILED, error="x", created_at=report.created_at)
+    for language, leftovers in (("en", russian_leftovers), ("ru", english_leftovers)):
+        page = client_for(master, language=language).get(reverse("balance:page", args=[game.pk]))
+        assert page.status_code == 200
+        text = visible_text(page.content.decode())
+        assert not leftovers(text), (language, leftovers(text))
