@@ -39,7 +39,7 @@ SIDES = ("law", "mafia", "maniac", "avenger")
 #: Random valid decks kept per set of deck rules in one report: a bot's deck is one of them, so the deck builder's
 #: random search (a few milliseconds a deck) runs a few hundred times per report instead of for every seat of
 #: every game.
-DECK_POOL = 40
+DECK_POOL = 20
 
 
 class Context:
@@ -77,7 +77,7 @@ class ForumMafiaSim(SimPolicy):
 
     sides = SIDES
     default_players = 16
-    phase_cap = 80
+    phase_cap = 60  # the playtest's cap (gm.core.playtest.runner.DEFAULT_PHASE_CAP)
     #: The engine checks every order again at its intake (FM-6 L0) and voids what is illegal, as it would a refused
     #: order; checking each first would only double the time of a report.
     validate = False

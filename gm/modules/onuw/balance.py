@@ -4,7 +4,7 @@ database. What a seat may choose comes from the engine (:func:`.engine.night_cho
 copies in his step, ON-14; everyone votes, ON-6), and the core checks every order with ``validate_order``.
 
 Sides: ``village``, ``werewolf``, ``tanner`` (ON-9–ON-12); a game several teams win (a dead tanner besides the
-village, ON-11) counts for the shared win (``tanner+village``…). End kinds: ``victory``, ``nobody``.
+village, ON-11) counts for the shared win (``village+tanner``…). End kinds: ``victory``, ``nobody``.
 """
 from __future__ import annotations
 
