@@ -19,6 +19,8 @@ log = logging.getLogger("gm.balance")
 
 #: Game states in which a master may ask for a report: the setup is still his to change (before the start).
 OPEN_STATUSES = (Game.Status.DRAFT, Game.Status.SIGNUP)
+#: How many reports of one game may wait or play at once (one master can't fill the queue with 5,000-game jobs).
+MAX_PENDING = 3
 #: The task that plays a report (``gm.balance.tasks``).
 TASK = "gm.balance.tasks.balance_report_task"
 
@@ -42,13 +44,18 @@ def report_request(*, game: Game, user, players, games, seed, options=None,
     """The master's "estimate balance" for ``game``'s module with ``players`` seats, ``games`` bot games and ``seed``
     (``options``: a JSON object or its text; ``None``: the game's own options). Allowed to the game's master while
     the game is a draft or open for signups. Stores a queued :class:`BalanceReport` and enqueues its job after commit.
-    Raises :class:`ServiceError` ``forbidden`` (not the master), ``state`` (the game has started) or ``invalid``
-    (unknown module, players out of range, games outside 1…5000, malformed options — nothing is stored)."""
+    Raises :class:`ServiceError` ``forbidden`` (not the master), ``state`` (the game has started), ``conflict``
+    (:data:`MAX_PENDING` reports of the game still pending) or ``invalid`` (unknown module, players out of range,
+    games outside 1…5000, malformed options — nothing is stored)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         require_master(game, user)
         if game.status not in OPEN_STATUSES:
             raise ServiceError(_("A balance report is made before the game starts."), code="state")
+        if game.balance_reports.filter(status__in=(BalanceReport.Status.QUEUED,
+                                                   BalanceReport.Status.RUNNING)).count() >= MAX_PENDING:
+            raise ServiceError(_("%(count)s balance reports of this game are still being played; wait for one to "
+                                 "finish.") % {"count": MAX_PENDING}, code="conflict")
         request = check(module=game.module, players=players, games=games, seed=seed,
                         options=game.options if options is None else options)
         report = BalanceReport.objects.create(

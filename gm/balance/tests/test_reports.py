@@ -161,3 +161,14 @@ def test_balance_page_in_both_languages_has_no_leftovers(master, module, players
         assert page.status_code == 200
         text = visible_text(page.content.decode())
         assert not leftovers(text), (language, leftovers(text))
+
+
+def test_at_most_three_pending_reports_per_game(draft, master):
+    for _ in range(services.MAX_PENDING):
+        services.report_request(game=draft, user=master, players=5, games=10, seed=1)
+    with pytest.raises(ServiceError) as caught:
+        services.report_request(game=draft, user=master, players=5, games=10, seed=1)
+    assert caught.value.code == "conflict"
+    services.report_run(report_id=BalanceReport.objects.order_by("pk").first().pk)
+    services.report_request(game=draft, user=master, players=5, games=10, seed=1)  # one finished: room again
+    assert BalanceReport.objects.count() == services.MAX_PENDING + 1
