@@ -271,7 +271,7 @@ def play(module: GameModule, policy: SimPolicy, *, players: int, options: Mappin
         state = res.state
         if res.seat_data or res.alive:
             seats = [dataclasses.replace(s, data=res.seat_data.get(s.id, s.data), alive=res.alive.get(s.id, s.alive))
-                     for s in seats]
+                     if s.id in res.seat_data or s.id in res.alive else s for s in seats]
         if res.next_phase is None:
             outcome = res.outcome or Outcome([], draw=True)
             return GameRun(policy.side(outcome), () if outcome.draw else tuple(outcome.winners), ordinal,

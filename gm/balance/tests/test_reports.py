@@ -172,3 +172,12 @@ def test_at_most_three_pending_reports_per_game(draft, master):
     services.report_run(report_id=BalanceReport.objects.order_by("pk").first().pk)
     services.report_request(game=draft, user=master, players=5, games=10, seed=1)  # one finished: room again
     assert BalanceReport.objects.count() == services.MAX_PENDING + 1
+
+
+def test_the_celery_task_plays_the_report(draft, master):
+    from gm.balance.tasks import balance_report_task
+
+    report = services.report_request(game=draft, user=master, players=4, games=5, seed=9)
+    assert balance_report_task.apply(args=[report.pk]).get() == BalanceReport.Status.DONE
+    report.refresh_from_db()
+    assert report.result["games"] == 5 and report.result["players"] == 4
