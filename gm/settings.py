@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "gm.inbox",
     "gm.chatpush",
     "gm.community",
+    "gm.balance",
 ]
 # Game modules: a module is a package with a ``module.py`` exposing ``MODULE``; Django-app modules are also
 # installed so their templates, migrations and static files are found. GM_EXTRA_MODULES lets tests (and the

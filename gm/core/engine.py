@@ -603,6 +603,13 @@ class GameModule:
         ``gm.core.playtest.Policy``; ``None``: the game has no bots. Default: ``None``."""
         return None
 
+    def balance_policy(self) -> Any:
+        """Pure hook: the bots of this game's balance report (``gm.core.balance``: "estimate balance" on the game's
+        setup page, ``manage.py gm_balance <slug>``), an instance of ``gm.core.balance.SimPolicy`` that chooses legal
+        orders from the engine's state, with no HTTP and no database; ``None``: no balance report for this game.
+        Default: ``None``."""
+        return None
+
     def demo_games(self) -> dict[str, Any]:
         """Shell hook: the demo games of this game for ``manage.py gm_demo`` (``bin/demo``), as ``{title: build}``;
         ``build(master=, players=)`` creates one through the site's services and returns the ``Game`` — ``master``

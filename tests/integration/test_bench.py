@@ -27,6 +27,7 @@ KEYS = [
     "game_page_ms_median_player", "worker_rss_mb_after_1000",
     # Blood Vengeance's own figures in the same run (issue 21, GameModule.bench_figures)
     "bv_resolution_20p_ms_median", "bv_resolution_20p_queries", "bv_resolution_6p_queries",
+    "balance_1000_fm16_s", "balance_1000_fm16_cpu_s",  # issue 24 item 4
 ]
 
 

@@ -9,6 +9,7 @@ missed vote is an abstention; a missed ability follows ``missed_action``, BV-14.
 """
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from gm.core.playtest.client import ChoiceBot
@@ -23,21 +24,8 @@ class BloodVengeanceBot(ChoiceBot):
     chances = CHANCES
 
     def compose(self, options: dict) -> dict:
-        """A whole order from the offered choices: one choice per group (a light order combines one action per
-        ability; a night order one vote, and the variant's extra ballots)."""
-        by_key = {c["key"]: c["payload"] for c in options["choices"]}
-        groups = options.get("groups") or {}
-        if options.get("kind") == "light":
-            actions = []
-            for keys in groups.values():
-                actions += by_key[self.rng.choice(keys)]["actions"]
-            return {"actions": actions}
-        payload: dict[str, Any] = {}
-        for group, keys in groups.items():
-            if group in ("heir", "delegate", "elect") and not self.chance("change_mind"):
-                continue
-            payload.update(by_key[self.rng.choice(keys)])
-        return payload
+        """A whole order from the offered choices (:func:`compose_order`)."""
+        return compose_order(options, self.rng)
 
     def changes_mind(self, options: dict) -> bool:
         return self.chance("change_mind")
@@ -51,6 +39,26 @@ class BloodVengeanceBot(ChoiceBot):
             menu.append(("order: vote for itself", {"vote": self.seat_id}))
         what, body = self.rng.choice(menu)
         self.expect_refusal(what, "POST", "/api/games/<id>/orders/", {"phase": options["phase"], "payload": body})
+
+
+def compose_order(options: dict, rng: random.Random) -> dict:
+    """A whole order from the offered choices (the ``choices`` and ``groups`` of the order options): one choice per
+    group — a light order combines one action per ability; a night order one vote, and the variant's extra ballots
+    (``heir``, ``delegate``, ``elect``: only now and then, with the ``change_mind`` chance). Also used by the balance
+    report's bots (:mod:`.balance`)."""
+    by_key = {c["key"]: c["payload"] for c in options["choices"]}
+    groups = options.get("groups") or {}
+    if options.get("kind") == "light":
+        actions = []
+        for keys in groups.values():
+            actions += by_key[rng.choice(keys)]["actions"]
+        return {"actions": actions}
+    payload: dict[str, Any] = {}
+    for group, keys in groups.items():
+        if group in ("heir", "delegate", "elect") and not rng.random() < CHANCES["change_mind"]:
+            continue
+        payload.update(by_key[rng.choice(keys)])
+    return payload
 
 
 class BloodVengeancePolicy(Policy):

@@ -123,6 +123,11 @@ class BloodVengeanceModule(GameModule):
 
         return BloodVengeancePolicy()
 
+    def balance_policy(self):
+        from .balance import BloodVengeanceSim
+
+        return BloodVengeanceSim()
+
     def demo_games(self):
         from .demo import GAMES
 

@@ -126,6 +126,11 @@ class BloodwoodModule(GameModule):
 
         return BloodwoodPolicy()
 
+    def balance_policy(self):
+        from .balance import BloodwoodSim
+
+        return BloodwoodSim()
+
     def demo_games(self):
         from .demo import GAMES
 

@@ -175,6 +175,11 @@ class ForumMafiaModule(GameModule):
 
         return ForumMafiaPolicy()
 
+    def balance_policy(self):
+        from .balance import ForumMafiaSim
+
+        return ForumMafiaSim()
+
     def demo_games(self):
         from .demo import GAMES
 

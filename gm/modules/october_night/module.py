@@ -106,6 +106,11 @@ class OctoberNightModule(GameModule):
 
         return OctoberNightPolicy()
 
+    def balance_policy(self):
+        from .balance import OctoberNightSim
+
+        return OctoberNightSim()
+
     def demo_games(self):
         from .demo import GAMES
 

@@ -104,6 +104,11 @@ class OnuwModule(GameModule):
 
         return OnuwPolicy()
 
+    def balance_policy(self):
+        from .balance import OnuwSim
+
+        return OnuwSim()
+
     def demo_games(self):
         from .demo import GAMES
 

@@ -51,12 +51,13 @@ class Sizes:
     rss_resolutions: int
     rss_games: int
     think_s: float
+    balance_games: int = 1000
 
 
 FULL = Sizes(engine_runs=300, resolution_phases=30, page_phases=20, page_runs=15, clients=50, requests_per_client=10,
              lateness_games=500, lateness_window_s=60, rss_resolutions=1000, rss_games=10, think_s=1.0)
 QUICK = Sizes(engine_runs=20, resolution_phases=2, page_phases=20, page_runs=2, clients=4, requests_per_client=2,
-              lateness_games=6, lateness_window_s=2, rss_resolutions=10, rss_games=2, think_s=0.05)
+              lateness_games=6, lateness_window_s=2, rss_resolutions=10, rss_games=2, think_s=0.05, balance_games=20)
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -437,6 +438,30 @@ def worker_rss(people: People, procs, *, resolutions: int, games: int) -> dict[s
 # -- all of them ----------------------------------------------------------------------------------------------
 
 
+def balance_report(*, games: int, players: int = 16) -> dict[str, float]:
+    """The balance report of issue 24 item 4 (``gm.core.balance``) for forum Mafia's ``players``-player default:
+    ``games`` seeded bot games on the pure engine, in one process per CPU (``workers``). Returns the wall-clock
+    ``seconds``, the CPU seconds of this process and its workers (``cpu_seconds``: what one CPU alone would need),
+    ``games`` and ``workers``. No database."""
+    import os
+    import resource
+
+    from gm.core import balance, registry
+
+    workers = os.cpu_count() or 1
+    request = balance.check_request(module=registry.get("forum_mafia"), slug="forum_mafia", players=players,
+                                    games=games, seed=1)
+
+    def cpu() -> float:
+        own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+    began, cpu_began = time.monotonic(), cpu()
+    report = balance.estimate(request, workers=workers)
+    return {"seconds": time.monotonic() - began, "cpu_seconds": cpu() - cpu_began, "games": report["games"],
+            "workers": workers}
+
+
 def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda text: None) -> dict[str, float]:
     """Every figure of ``manage.py gm_bench`` on the connected (scratch) database; the keys of the issue plus a few
     more (all numbers)."""
@@ -447,6 +472,11 @@ def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda tex
     progress("pure engine, 16-player night")
     engine = engine_night(players=16, runs=sizes.engine_runs)
     out |= {"engine_16p_night_ms_median": engine["median"], "engine_16p_night_ms_p95": engine["p95"]}
+
+    progress(f"balance report, forum Mafia 16 players, {sizes.balance_games} games")
+    report = balance_report(games=sizes.balance_games)
+    out |= {"balance_1000_fm16_s": report["seconds"], "balance_1000_fm16_cpu_s": report["cpu_seconds"],
+            "balance_games": report["games"], "balance_workers": report["workers"]}
 
     for players in (16, 6):
         progress(f"whole resolution, {players} players")

@@ -322,7 +322,7 @@ def choose_order(options: dict, kind: str, rng: random.Random, colours: dict[str
                 continue
         elif not slots.get(card["from"]):
             continue
-        if card["price"] and (payers or any(c["price"] for c in chosen)):
+        if card["price"] and (payers or any(c["_price"] for c in chosen)):
             continue
         if card["uid"] in payers or (card["price"] and set(card.get("payers", [])) & {c["uid"] for c in chosen}):
             continue

@@ -12,6 +12,9 @@ Figures (medians and p95 over repeated runs; see :mod:`gm.modules.forum_mafia.be
 * the resident memory of a worker process after 1,000 resolutions;
 * every other game module's own figures and goals (``GameModule.bench_figures``/``bench_goals_missed``): Blood
   Vengeance's 20-player night resolution against the 16-player forum Mafia one above (issue 21).
+* the balance report (issue 24 item 4): 1,000 bot games of forum Mafia's 16-player default on the pure engine, one
+  process per CPU (``balance_1000_fm16_s`` wall clock, ``balance_1000_fm16_cpu_s`` CPU seconds in all; ``--quick``
+  plays 20).
 
 The command never touches the site's data: it creates a scratch database next to the configured one (its name
 plus ``_gm_bench``; one left by an interrupted run is dropped first), migrates it, runs everything there (the child
@@ -44,6 +47,7 @@ GOALS = {
     "game_page_queries_master": 15,
     "game_page_queries_spectator": 15,
     "worker_rss_mb_after_1000": 200.0,
+    "balance_1000_fm16_s": 60.0,  # issue 24 item 4: 1,000 bot games of the 16-player default in under a minute
 }
 
 
