@@ -102,3 +102,31 @@ def pytest_runtest_teardown(item, nextitem):
     with item.config.stash[blocking_manager_key].unblock():
         if not CardKind.objects.exists():
             importlib.import_module("cards.migrations.0002_load_collection").load(apps, None)
+
+
+#: Test files that take minutes (page walks over every route as every viewer, bots against real servers, the
+#: benchmark): collected first, so that pytest-xdist's ``--dist loadfile`` hands them out at the start and the
+#: short files fill the gaps, instead of one of them starting last and running alone.
+LONG_FILES = (
+    "tests/integration/test_leak_audit.py",
+    "tests/integration/test_anonymity.py",
+    "tests/browser/test_axe.py",
+    "tests/integration/test_playtest.py",
+    "tests/integration/test_bench.py",
+    "tests/integration/test_page_languages.py",
+    "tests/integration/test_graveyard.py",
+    "gm/modules/blood_vengeance/tests/test_playtest.py",
+    "tests/integration/test_playtest_onuw.py",
+    "tests/contract/test_contract_visibility.py",
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Put the items of :data:`LONG_FILES` first, in that order; the rest keep their collection order."""
+    rank = {path: i for i, path in enumerate(LONG_FILES)}
+
+    def key(item):
+        path = item.nodeid.split("::", 1)[0]
+        return rank.get(path, len(rank))
+
+    items.sort(key=key)  # stable: the order within a file and among the other files is kept
