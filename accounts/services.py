@@ -7,7 +7,8 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from gm.core import visibility
-from gm.core.models import AuditEntry, Game, Post, Seat
+from gm.core.models import AuditEntry, CoMaster, Game, Post, Seat
+from gm.fairplay.services import forget_user as forget_fairplay
 
 from .models import Profile
 
@@ -56,6 +57,8 @@ def account_delete(*, user) -> list[int]:
     EmailAddress.objects.filter(user=user).delete()
     Token.objects.filter(user=user).delete()
     NotificationSettings.objects.filter(user=user).delete()
+    forget_fairplay(user=user)  # the login signals (issue 24): deleted with the account
+    CoMaster.objects.filter(user=user).delete()
     user.username = deleted_username(user.pk)
     user.email = ""
     user.first_name = ""

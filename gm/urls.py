@@ -29,6 +29,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("", include("gm.inbox.urls")),
+    path("", include("gm.fairplay.urls")),
     path("api/", include("gm.inbox.api_urls")),
     path("api/", include("gm.core.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -409,6 +409,10 @@ AUDIT_ACTIONS = {
     "early_ends": _("early ends changed"),
     "anonymity": _("anonymity changed"),
     "graveyard": _("graveyard changed"),
+    "comaster_add": _("co-master added"),
+    "comaster_remove": _("co-master removed"),
+    "takeover": _("game taken over from an inactive master"),
+    "setup_review": _("setup review decided"),
 }
 
 
@@ -430,4 +434,9 @@ from .models_life import (  # noqa: E402,F401 - registered with the core app (is
     SeatStatus,
     Tenure,
     Volunteer,
+)
+from .comaster_models import (  # noqa: E402,F401 - registered with the core app (issue 24 item 5)
+    CoMaster,
+    SetupReview,
+    TakeoverOffer,
 )

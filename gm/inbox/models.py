@@ -37,6 +37,7 @@ class Notification(models.Model):
         ROOM_INVITATION = "room_invitation", _("room invitation")
         DEADLINE_REMINDER = "deadline_reminder", _("deadline reminder")
         PROD = "prod", _("prod")
+        NOTICE = "notice", _("co-mastering notice")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")

@@ -97,6 +97,11 @@ def present(notes: Iterable[Notification], user) -> list[Notification]:
 
             note.title = _("%(game)s: we miss you") % params
             note.text = prod_text(hours=note.data.get("hours", ""))
+        elif kind == Notification.Kind.NOTICE:
+            from .services import notice_text
+
+            note.title = _("%(game)s: co-mastering") % params
+            note.text = notice_text(note.data)
         else:  # pragma: no cover - a kind added without a renderer
             note.title, note.text = game.title, ""
         note.url = url
