@@ -15,10 +15,9 @@ from . import visibility, web
 from .comaster_forms import CoMasterAddForm, CoMasterRemoveForm, ReviewDecisionForm, TakeoverForm
 from .console_views import _intervene
 from .models import Game
-from .services import ServiceError
+from .services import ServiceError, comasters
 from .services import comaster_review as review
 from .services import comaster_takeover as takeover
-from .services import comasters
 
 
 def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:

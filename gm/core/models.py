@@ -418,6 +418,11 @@ AUDIT_ACTIONS = {
 
 # The long-game features' models (issue 23: outages, deadline grids, early ends, anonymity, graveyard) are kept in
 # their own file; imported here so Django registers them with the core app.
+from .comaster_models import (  # noqa: E402,F401 - registered with the core app (issue 24 item 5)
+    CoMaster,
+    SetupReview,
+    TakeoverOffer,
+)
 from .life_models import (  # noqa: E402,F401
     GameLife,
     GraveyardPost,
@@ -434,9 +439,4 @@ from .models_life import (  # noqa: E402,F401 - registered with the core app (is
     SeatStatus,
     Tenure,
     Volunteer,
-)
-from .comaster_models import (  # noqa: E402,F401 - registered with the core app (issue 24 item 5)
-    CoMaster,
-    SetupReview,
-    TakeoverOffer,
 )

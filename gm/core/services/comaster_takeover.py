@@ -105,7 +105,8 @@ def takeover_sweep(*, clock: Clock = timezone.now) -> TakeoverReport:
         with transaction.atomic():
             offer = TakeoverOffer.objects.create(game=game, master_id=row["master_id"], candidates=users,
                                                  created_at=now)
-            transaction.on_commit(lambda g=game.pk, u=users, o=offer.pk, d=inactive_days(): signals.master_notice.send(
+            days = inactive_days()
+            transaction.on_commit(lambda g=game.pk, u=users, o=offer.pk, d=days: signals.master_notice.send(
                 sender=Game, game_id=g, user_ids=u, what="takeover_offer", data={"days": d}, key=f"takeover:{o}"))
         report.offered.append(game.pk)
     return report
