@@ -26,7 +26,7 @@ def reader(make_user):
 
 
 def test_master_adds_a_co_master_who_extends_through_the_console_and_the_audit_names_him(
-        running_game, master, helper, frozen):
+        frozen, running_game, master, helper):
     game = running_game
     response = client_for(master).post(f"/games/{game.pk}/console/comasters/add/",
                                        {"username": "helper", "public": "on", "reason": "two of us"})
@@ -48,7 +48,7 @@ def test_master_adds_a_co_master_who_extends_through_the_console_and_the_audit_n
     assert status == 200 and body["comasters"][0]["username"] == "helper" and body["may_act"] is True
 
 
-def test_read_only_co_master_sees_secrets_and_gets_403_on_every_post(running_game, master, reader, frozen):
+def test_read_only_co_master_sees_secrets_and_gets_403_on_every_post(frozen, running_game, master, reader):
     game = running_game
     status, body = api(client_for(master), "post", f"/api/games/{game.pk}/console/comasters/",
                        {"username": "reader", "read_only": True, "public": False})

@@ -108,5 +108,5 @@ def review_decide(*, game: Game, actor, approve: bool, comment: str = "", clock:
         users = [game.master_id]
         transaction.on_commit(lambda: signals.master_notice.send(
             sender=Game, game_id=game.pk, user_ids=users, what=what, data={"comment": comment},
-            key=f"review:{row.pk}:{now.timestamp():.0f}"))
+            key=f"review:{row.pk}:{what}:{now.timestamp():.0f}"))
     return game
