@@ -127,3 +127,11 @@ def forget_user(*, user) -> None:
     """Delete every fair-play row of ``user`` (his account is being deleted)."""
     LoginSignal.objects.filter(user=user).delete()
     Spectator.objects.filter(user=user).delete()
+
+
+def login_signals(*, user) -> list[dict]:
+    """``user``'s own login signals for his data export: ``[{"at": ISO time, "ip_hash", "device_hash"}]``, newest
+    first (the hashes only: the site keeps nothing else)."""
+    return [{"at": at.isoformat(), "ip_hash": ip, "device_hash": device}
+            for at, ip, device in LoginSignal.objects.filter(user=user).values_list("created_at", "ip_hash",
+                                                                                    "device_hash")]
