@@ -117,7 +117,7 @@ def test_purge_task_and_account_deletion_forget_the_signals(players, spectator, 
     assert not LoginSignal.objects.exists() and not Spectator.objects.exists()
 
 
-@pytest.mark.parametrize("language, words", [("en", "keyed hashes"), ("ru", "HMAC-SHA256")])
+@pytest.mark.parametrize("language, words", [("en", "keyed hashes"), ("ru", "хеши с ключом")])
 def test_privacy_page_documents_the_signals(language, words):
     response = client_for(None, language=language).get("/privacy/")
     assert response.status_code == 200
