@@ -36,7 +36,7 @@ class CoMasterRemoveSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
-class ReasonSerializer(serializers.Serializer):
+class TakeoverReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
@@ -91,11 +91,11 @@ class ConsoleCoMasterRemoveView(_ConsoleView):
 class TakeoverView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=ReasonSerializer, responses=dict, summary="Take over a game whose master is inactive")
+    @extend_schema(request=TakeoverReasonSerializer, responses=dict, summary="Take over a game whose master is inactive")
     def post(self, request, pk):
         """A candidate of the game's open offer becomes its master (audited ``takeover``, announced in the thread)."""
         game = visibility.game_or_404(request.user, pk)
-        data = ReasonSerializer(data=request.data)
+        data = TakeoverReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = takeover.game_take_over(game=game, actor=request.user, reason=data.validated_data["reason"])
         return Response({"master": game.master.get_username()})
