@@ -148,3 +148,21 @@ def test_co_masters_see_drafts_and_receive_the_masters_results(master, helper, m
     assert visibility.can_see_game(helper, game)
     assert game in visibility.visible_games(helper)
     assert helper in comasters.master_users(game)
+
+
+def test_co_masters_get_the_masters_phase_results_and_trace_in_their_inbox(frozen, running_game, master, reader):
+    from gm.core.scenario import resolve_at_deadline
+    from gm.inbox.models import Notification
+    from gm.inbox.services import notify_phase_results
+
+    game = running_game
+    comasters.comaster_add(game=game, actor=master, username="reader", read_only=True, public=False)
+    phase = game.phases.get(status="open")
+    resolve_at_deadline(phase)
+    notify_phase_results(phase_id=phase.pk)
+    mine = Notification.objects.get(user=reader, phase=phase, kind="phase_results")
+    masters = Notification.objects.get(user=master, phase=phase, kind="phase_results")
+    assert mine.data == masters.data  # he reads what the master reads
+    entry = game.log_entries.filter(visibility="master").first()
+    assert entry is not None and reader in visibility.entry_recipients(entry)
+    assert not any(s.user in visibility.entry_recipients(entry) for s in game.seats.all())
