@@ -91,7 +91,8 @@ class ConsoleCoMasterRemoveView(_ConsoleView):
 class TakeoverView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=TakeoverReasonSerializer, responses=dict, summary="Take over a game whose master is inactive")
+    @extend_schema(request=TakeoverReasonSerializer, responses=dict,
+                   summary="Take over a game whose master is inactive")
     def post(self, request, pk):
         """A candidate of the game's open offer becomes its master (audited ``takeover``, announced in the thread)."""
         game = visibility.game_or_404(request.user, pk)
