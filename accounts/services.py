@@ -7,7 +7,9 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from gm.core import visibility
-from gm.core.models import AuditEntry, Game, Post, Seat
+from gm.core.models import AuditEntry, CoMaster, Game, Post, Seat
+from gm.fairplay.services import forget_user as forget_fairplay
+from gm.fairplay.services import login_signals
 
 from .models import Profile
 
@@ -59,6 +61,8 @@ def account_delete(*, user) -> list[int]:
     Token.objects.filter(user=user).delete()
     NotificationSettings.objects.filter(user=user).delete()
     Channel.objects.filter(user=user).delete()  # chat webhooks and push subscriptions: his tokens, his devices
+    forget_fairplay(user=user)  # the login signals (issue 24): deleted with the account
+    CoMaster.objects.filter(user=user).delete()
     user.username = deleted_username(user.pk)
     user.email = ""
     user.first_name = ""
@@ -75,11 +79,12 @@ def account_delete(*, user) -> list[int]:
 
 def personal_data(*, user) -> dict:
     """Everything the site holds about ``user`` that is his, as JSON-ready data: ``profile`` (login name, e-mail,
-    display name, messengers, language, time zone), ``mastered_games`` (id, title, module, status), ``seats``
-    (per game: the seat as its player may see it through the visibility layer — his own secrets only, never
-    another seat's — and the order versions of his seat he may read) and ``posts`` (every post he wrote, with the
-    private part as its author may read it) and ``chat_channels`` (his chat and push channels, without their
-    addresses). Dates are ISO 8601 strings."""
+    display name, messengers, language, time zone), ``mastered_games`` (id, title, module, status),
+    ``co_mastered_games``, ``login_signals`` (the fair-play hashes, issue 24), ``seats`` (per game: the seat as its
+    player may see it through the visibility layer — his own secrets only, never another seat's — and the order
+    versions of his seat he may read), ``posts`` (every post he wrote, with the private part as its author may
+    read it) and ``chat_channels`` (his chat and push channels, without their addresses). Dates are ISO 8601
+    strings."""
     from gm.chatpush.models import Channel
 
     profile = Profile.objects.filter(user=user).first()
@@ -95,6 +100,10 @@ def personal_data(*, user) -> dict:
         "mastered_games": [
             {"id": g.pk, "title": g.title, "module": g.module, "status": g.status}
             for g in Game.objects.filter(master=user).order_by("pk")],
+        "co_mastered_games": [
+            {"id": c.game_id, "title": c.game.title, "read_only": c.read_only}
+            for c in CoMaster.objects.filter(user=user).select_related("game").order_by("game_id")],
+        "login_signals": login_signals(user=user),
         "seats": [],
         "posts": [],
         "chat_channels": [

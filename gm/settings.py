@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "gm.chatpush",
     "gm.community",
     "gm.balance",
+    "gm.fairplay",
 ]
 # Game modules: a module is a package with a ``module.py`` exposing ``MODULE``; Django-app modules are also
 # installed so their templates, migrations and static files are found. GM_EXTRA_MODULES lets tests (and the
@@ -95,6 +96,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "gm.core.comaster_middleware.ReadOnlyCoMasterMiddleware",
+    "gm.fairplay.middleware.DeviceCookieMiddleware",
 ]
 # Under DEBUG only these clients see Django's technical error pages; everyone else gets the site's own.
 INTERNAL_IPS = env.list("INTERNAL_IPS", default=["127.0.0.1", "::1"])
@@ -337,6 +340,24 @@ GM_WEBPUSH_VAPID_PUBLIC_KEY = env.str("GM_WEBPUSH_VAPID_PUBLIC_KEY", default="")
 GM_WEBPUSH_VAPID_SUBJECT = env.str("GM_WEBPUSH_VAPID_SUBJECT", default=GM_SECURITY_CONTACT)
 CELERY_BEAT_SCHEDULE["gm-chatpush-deadline-warnings"] = {"task": "gm.chatpush.tasks.deadline_sweep_task",
                                                          "schedule": GM_REMINDER_INTERVAL}
+# Co-masters (issue 24 item 5): GM_SETUP_REVIEW makes signups wait for a reviewer's approval of the setup (staff or
+# the "core.review_setup" permission); a running game whose master did nothing for GM_MASTER_INACTIVE_DAYS days is
+# offered to its co-masters or the standby masters ("core.standby_master"), checked every GM_TAKEOVER_INTERVAL s.
+GM_SETUP_REVIEW = env.bool("GM_SETUP_REVIEW", default=False)
+GM_MASTER_INACTIVE_DAYS = env.float("GM_MASTER_INACTIVE_DAYS", default=3.0)
+GM_TAKEOVER_INTERVAL = env.float("GM_TAKEOVER_INTERVAL", default=3600.0)
+# Fair-play signals (issue 24 item 6, gm.fairplay): logins keep an HMAC of the IP and of a device cookie's id under
+# GM_FAIRPLAY_SECRET (derived from SECRET_KEY when unset) for GM_FAIRPLAY_RETENTION_DAYS; the master's console flags
+# seats (and spectators) that shared one in the last GM_FAIRPLAY_WINDOW_DAYS.
+GM_FAIRPLAY_SECRET = env.str("GM_FAIRPLAY_SECRET", default="")
+GM_FAIRPLAY_RETENTION_DAYS = env.int("GM_FAIRPLAY_RETENTION_DAYS", default=90)
+GM_FAIRPLAY_WINDOW_DAYS = env.int("GM_FAIRPLAY_WINDOW_DAYS", default=30)
+GM_FAIRPLAY_PURGE_INTERVAL = env.float("GM_FAIRPLAY_PURGE_INTERVAL", default=3600.0)
+CELERY_BEAT_SCHEDULE.update({
+    "gm-comaster-takeover-sweep": {"task": "gm.core.tasks.comaster_takeover_sweep_task",
+                                   "schedule": GM_TAKEOVER_INTERVAL},
+    "gm-fairplay-purge": {"task": "gm.fairplay.tasks.fairplay_purge_task", "schedule": GM_FAIRPLAY_PURGE_INTERVAL},
+})
 
 # Operations: /health/ fails when a live phase is this many minutes past its deadline; the Celery ping needs a
 # broker that broadcasts (not kombu's filesystem transport). /metrics answers the loopback address or a request

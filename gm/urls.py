@@ -30,6 +30,7 @@ urlpatterns = [
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("", include("gm.inbox.urls")),
     path("", include("gm.balance.urls")),
+    path("", include("gm.fairplay.urls")),
     path("api/", include("gm.inbox.api_urls")),
     path("", include("gm.chatpush.urls")),
     path("api/", include("gm.core.api.urls")),

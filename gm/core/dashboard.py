@@ -168,7 +168,7 @@ def my_games(user, *, unread: Mapping[int, int] | None = None, include_over: boo
     unread = unread or {}
     over = (Game.Status.FINISHED, Game.Status.ABORTED)
     own_seats = Seat.objects.filter(user=user).select_related("game").exclude(game__status=Game.Status.DRAFT)
-    mastered = Game.objects.filter(master=user)
+    mastered = Game.objects.filter(Q(master=user) | Q(co_masters__user=user)).distinct()  # co-masters (issue 24)
     if not include_over:
         own_seats = own_seats.exclude(game__status__in=over)
         mastered = mastered.exclude(status__in=over)

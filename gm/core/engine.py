@@ -581,6 +581,12 @@ class GameModule:
         Default: ``None`` (set :attr:`has_hammer` when implementing it)."""
         return None
 
+    def read_only_co_masters(self, state: Mapping[str, Any]) -> list[int]:
+        """The seat ids whose players the rules make read-only co-masters (they see everything like the master,
+        can't act, and no longer play: BV-15.14's first executed player), read from the module's ``state`` after
+        each applied resolution (``gm.core.services.comasters.module_comasters_sync``). Pure. Default: ``[]``."""
+        return []
+
     # -- shell hooks: order options, playtest bots, demo games ----------------------------------------------
     def order_options(self, *, game: Any, viewer: Any) -> dict | None:
         """Shell hook: what ``viewer`` (a ``gm.core.visibility.Viewer``) may order now in ``game`` (the Django model),

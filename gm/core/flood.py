@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
+from .comaster_roles import may_master
 from .services.base import ServiceError
 
 #: the actions a service may name.
@@ -27,7 +28,7 @@ def check_seat_rate(*, game, user, action: str, now: datetime) -> None:
     limit = (getattr(settings, "GM_SEAT_RATES", None) or {}).get(action)
     if not limit or user is None or not user.is_authenticated:
         return
-    if user.pk == game.master_id or user.is_superuser:
+    if may_master(game, user):  # the master, a full co-master (issue 24), a superuser
         return
     key = f"gm:seat-rate:{action}:{game.pk}:{user.pk}:{int(now.timestamp() // 60)}"
     cache.add(key, 0, timeout=120)

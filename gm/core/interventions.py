@@ -197,6 +197,8 @@ def seat_replace_player(*, game: Game, actor, seat_id: int, user: Any, reason: s
         phase, game, seat = _locked(game, actor, seat_id, running=False)
         if user.pk == game.master_id:
             raise ServiceError({"user": [_("The master can't take a seat in his own game.")]})
+        if game.co_masters.filter(user=user).exists():  # a co-master sees every secret (issue 24)
+            raise ServiceError({"user": [_("A co-master can't take a seat in the game.")]})
         if user.pk == seat.user_id:
             raise ServiceError({"user": [_("This user already plays this seat.")]})
         if Seat.objects.filter(game=game, user=user).exists():

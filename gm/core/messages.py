@@ -55,6 +55,7 @@ CORE_MESSAGES: Mapping[str, Any] = {
     "core.outage": _("The site was down from %(down_from)s to %(down_to)s (%(minutes)s min)."),
     "core.outage_shifted": _("The site was down from %(down_from)s to %(down_to)s (%(minutes)s min): the deadline "
                              "moved by %(shift)s min. New deadline: %(deadline)s."),
+    "core.master_takeover": _("The master %(old)s has been inactive: %(new)s takes the game over as its master."),
 }
 
 

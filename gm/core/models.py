@@ -410,11 +410,20 @@ AUDIT_ACTIONS = {
     "anonymity": _("anonymity changed"),
     "graveyard": _("graveyard changed"),
     "signup_requirements": _("signup requirements changed"),
+    "comaster_add": _("co-master added"),
+    "comaster_remove": _("co-master removed"),
+    "takeover": _("game taken over from an inactive master"),
+    "setup_review": _("setup review decided"),
 }
 
 
 # The long-game features' models (issue 23: outages, deadline grids, early ends, anonymity, graveyard) are kept in
 # their own file; imported here so Django registers them with the core app.
+from .comaster_models import (  # noqa: E402,F401 - registered with the core app (issue 24 item 5)
+    CoMaster,
+    SetupReview,
+    TakeoverOffer,
+)
 from .life_models import (  # noqa: E402,F401
     GameLife,
     GraveyardPost,

@@ -29,7 +29,10 @@ def phase_result_messages(*, phase: Phase, only: Iterable | None = None) -> list
     ``only``: restrict the recipients to these users (e.g. those who opted in to e-mail, ``gm.inbox``); it can
     only narrow the list, never add someone who is neither the master nor seated."""
     game = phase.game
-    users = [game.master] + [s.user for s in game.seats.select_related("user__profile") if s.user is not None]
+    from .comaster_roles import master_users  # the co-masters read what the master reads (issue 24)
+
+    users = list({u.pk: u for u in master_users(game) + [s.user for s in game.seats.select_related("user__profile")
+                                                          if s.user is not None]}.values())
     if only is not None:
         wanted = {u.pk for u in only}
         users = [u for u in users if u.pk in wanted]

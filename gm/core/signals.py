@@ -47,3 +47,14 @@ seat_modkilled = Signal()
 #: Arguments: ``game`` and ``user``. A receiver refuses the signup by raising ``ServiceError`` with the reason the
 #: player reads (``gm.community``: a game's minimum reliability record, an active sanction).
 seat_joining = Signal()
+#: Sent after a co-mastering event commits (issue 24 item 5): a setup review decided, a takeover offered or done, a
+#: co-master added. Arguments: ``game_id`` (int), ``user_ids`` (the users to tell), ``what`` (``review_approved``,
+#: ``review_rejected``, ``takeover_offer``, ``taken_over``, ``comaster_added``), ``data`` (JSON-compatible, e.g.
+#: ``{"comment": …}``) and ``key`` (a de-duplication key: a receiver adds one row per user and key). The inbox
+#: tells each user.
+master_notice = Signal()
+
+#: Sent after a logged-in user who has no seat and does not master the game read its page (the spectator's view).
+#: Arguments: ``game_id`` (int) and ``user`` (the user). ``gm.fairplay`` remembers it: a spectator who shares a
+#: login signal with a seat of the same game is flagged on the master's console.
+spectator_seen = Signal()

@@ -65,3 +65,14 @@ def activity_sweep_task() -> dict:
     from .services.activity import activity_sweep
 
     return {key: len(ids) for key, ids in activity_sweep().items()}
+
+
+@shared_task(name="gm.core.tasks.comaster_takeover_sweep_task", ignore_result=True)
+def comaster_takeover_sweep_task() -> dict:
+    """Beat's inactive-master check (every ``GM_TAKEOVER_INTERVAL`` seconds, issue 24): offer the games whose master
+    did nothing for ``GM_MASTER_INACTIVE_DAYS`` to their co-masters or the standby masters
+    (``gm.core.services.comaster_takeover.takeover_sweep``)."""
+    from .services.comaster_takeover import takeover_sweep
+
+    report = takeover_sweep()
+    return {"offered": report.offered, "closed": report.closed}

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import console_views, life_views, rules_views, views
+from . import comaster_views, console_views, life_views, rules_views, views
 
 app_name = "gm"
 
@@ -40,6 +40,7 @@ urlpatterns = [
     path("standby/", life_views.standby, name="standby"),
     path("away/", life_views.away, name="away"),
     path("games/<int:pk>/", include(life_views.urlpatterns)),  # the long-game features (issue 23, items 5–10)
+    *comaster_views.urlpatterns,  # co-masters, setup review, takeover (issue 24 item 5)
     path("rules/", rules_views.rules_index, name="rules_index"),
     path("rules/id/<str:rule_id>/", rules_views.rule_redirect, name="rule"),
     path("rules/<slug:slug>/", rules_views.rules_page, name="rules"),

@@ -97,12 +97,19 @@ def game_detail(request, pk: int):
     thread (``?page=N``, the last page by default; ``?quote=<post id>`` fills the reply box with that post quoted),
     and for the master the console (overdue flag, interventions, audit log)."""
     with page_memo.reading():  # the page writes nothing: its panels share one load of the seats and phases
-        return _game_page(request, pk)
+        response = _game_page(request, pk)
+    if getattr(request, "gm_spectator_of", None) is not None:  # after the read-only block: apps may write
+        from .signals import spectator_seen
+
+        spectator_seen.send(sender=Game, game_id=request.gm_spectator_of, user=request.user)
+    return response
 
 
 def _game_page(request, pk: int):
     game = _game_for(request, pk)
     viewer = visibility.viewer_for(request.user, game)
+    if viewer.kind == visibility.SPECTATOR:
+        request.gm_spectator_of = game.pk
     phase = page_memo.unresolved_phase(game)
     my_orders = visibility.own_orders(viewer, phase) if phase and viewer.seat else []
     module = game.game_module

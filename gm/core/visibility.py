@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 
 from . import page_memo
+from .comaster_roles import READ_ONLY, master_role, master_users, may_master
 from .engine import PhaseInfo, SeatInfo, ViewerInfo
 from .models import (
     AuditEntry,
@@ -40,16 +41,24 @@ VIEWER_KINDS = (MASTER, PLAYER, DEAD_PLAYER, SPECTATOR, ANONYMOUS)
 @dataclass(frozen=True)
 class Viewer:
     """Who is looking at ``game``: ``kind`` (one of :data:`VIEWER_KINDS`), the ``user`` (``None`` when
-    anonymous) and his own ``seat`` (players only)."""
+    anonymous) and his own ``seat`` (players only). A co-master (issue 24) is a ``master``; a read-only one
+    (BV-15.14) has ``read_only``: he sees everything the master sees and may do nothing (:attr:`may_act`)."""
 
     game: Game
     kind: str
     user: Any = None
     seat: Seat | None = None
+    read_only: bool = False
 
     @property
     def is_master(self) -> bool:
+        """The master, a co-master (read-only ones too) or a superuser: who reads everything a master reads."""
         return self.kind == MASTER
+
+    @property
+    def may_act(self) -> bool:
+        """A master who may act (the master, a full co-master, a superuser), not a read-only co-master."""
+        return self.kind == MASTER and not self.read_only
 
     @property
     def revealed(self) -> bool:
@@ -73,8 +82,9 @@ def viewer_for(user, game: Game) -> Viewer:
     """Classify ``user`` (may be anonymous or ``None``) as a viewer of ``game``."""
     if user is None or not user.is_authenticated:
         return Viewer(game=game, kind=ANONYMOUS)
-    if user.pk == game.master_id or user.is_superuser:
-        return Viewer(game=game, kind=MASTER, user=user)
+    role = master_role(game, user)
+    if role is not None:
+        return Viewer(game=game, kind=MASTER, user=user, read_only=role == READ_ONLY)
     seat = page_memo.seat_of(game, user)
     if seat is None:
         return Viewer(game=game, kind=SPECTATOR, user=user)
@@ -87,7 +97,12 @@ def visible_games(user) -> QuerySet[Game]:
     if user is not None and user.is_authenticated:
         if user.is_superuser:
             return qs
-        return qs.filter(~Q(status=Game.Status.DRAFT) | Q(master=user))
+        from django.db.models import Exists, OuterRef
+
+        from .models import CoMaster
+
+        co = Exists(CoMaster.objects.filter(game=OuterRef("pk"), user=user))
+        return qs.filter(~Q(status=Game.Status.DRAFT) | Q(master=user) | co)
     return qs.exclude(status=Game.Status.DRAFT)
 
 
@@ -95,7 +110,14 @@ def can_see_game(user, game: Game) -> bool:
     """Whether ``user`` may see ``game`` (the rule of :func:`visible_games`, checked on the loaded row)."""
     if game.status != Game.Status.DRAFT:
         return True
-    return user is not None and user.is_authenticated and (user.is_superuser or game.master_id == user.pk)
+    return may_master(game, user, write=False) or _reviews(user, game)
+
+
+def _reviews(user, game: Game) -> bool:
+    """A setup reviewer (issue 24) reads a draft waiting for his review."""
+    from .services.comaster_review import is_reviewer, pending
+
+    return is_reviewer(user) and pending(game)
 
 
 def game_or_404(user, pk, *, module: str | None = None, uses_cards: bool = False) -> Game:
@@ -115,8 +137,7 @@ def game_or_404(user, pk, *, module: str | None = None, uses_cards: bool = False
 def game_options(user, game: Game) -> dict:
     """The game's options as ``user`` may see them: all for its master (and after the game); otherwise what the
     module makes public (a forum Mafia master's fixed composition is not)."""
-    if game.is_over or (user is not None and user.is_authenticated and (user.pk == game.master_id
-                                                                       or user.is_superuser)):
+    if game.is_over or may_master(game, user, write=False):
         return dict(game.options)
     return game.game_module.public_options(game.options)
 
@@ -221,7 +242,7 @@ def may_post(viewer: Viewer) -> bool:
     module lets his character speak, FM-1.4, FM-9.7, and the module keeps the thread open to him in this phase,
     :func:`thread_closed`). The services check it again on every write."""
     if viewer.is_master:
-        return True
+        return viewer.may_act
     if viewer.seat is None or viewer.game.status not in (Game.Status.RUNNING, Game.Status.FINISHED):
         return False
     if not viewer.game.game_module.may_post(viewer.seat.data, viewer.seat.alive):
@@ -357,7 +378,7 @@ def private_readers(post: Post) -> list:
     if private is None:
         return []
     game = private.post.game
-    users = [game.master] + ([private.recipient.user] if private.recipient.user is not None else [])
+    users = master_users(game) + ([private.recipient.user] if private.recipient.user is not None else [])
     return [u for u in users if may_read_private(viewer_for(u, game), private, private.post)]
 
 
@@ -430,7 +451,7 @@ def may_see_entry(viewer: Viewer, entry: LogEntry) -> bool:
 def entry_recipients(entry: LogEntry) -> list:
     """Users who may read ``entry`` among the game's master and seated players (notification targets)."""
     game = entry.game
-    users = [game.master] + [s.user for s in game.seats.select_related("user") if s.user is not None]
+    users = master_users(game) + [s.user for s in game.seats.select_related("user") if s.user is not None]
     return [u for u in users if may_see_entry(viewer_for(u, game), entry)]
 
 

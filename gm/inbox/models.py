@@ -41,6 +41,7 @@ class Notification(models.Model):
         DEADLINE_REMINDER = "deadline_reminder", _("deadline reminder")
         PROD = "prod", _("prod")
         CHANNEL_DISABLED = "channel_disabled", _("notification channel disabled")
+        NOTICE = "notice", _("co-mastering notice")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")

@@ -50,3 +50,11 @@ def seat_prodded(sender, *, seat_id, prods, hours, **kwargs) -> None:
     from .services import notify_prod
 
     notify_prod(seat_id=seat_id, prods=prods, hours=hours)
+
+
+def master_notice(sender, *, game_id, user_ids, what, data, key, **kwargs) -> None:
+    """``gm.core.signals.master_notice`` (issue 24: a setup review decided, a takeover offered or done): one
+    ``notice`` row per user and key (see :func:`.services.notify_notice`)."""
+    from .services import notify_notice
+
+    notify_notice(game_id=game_id, user_ids=user_ids, what=what, data=data, key=key)

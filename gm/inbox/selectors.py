@@ -102,6 +102,11 @@ def present(notes: Iterable[Notification], user) -> list[Notification]:
             note.text = _("It failed %(count)s times in a row. Check it and enable it again on your profile.") % {
                 "count": note.data.get("failures", "")}
             url = note.data.get("url") or url
+        elif kind == Notification.Kind.NOTICE:
+            from .services import notice_text
+
+            note.title = _("%(game)s: co-mastering") % params
+            note.text = notice_text(note.data)
         else:  # pragma: no cover - a kind added without a renderer
             note.title, note.text = game.title, ""
         note.url = url

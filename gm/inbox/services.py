@@ -37,7 +37,8 @@ from gm.core.emails import notification_email
 from gm.core.metrics import count_email_failure
 from gm.core.models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Seat
 from gm.core.notifications import send_phase_results
-from gm.core.services import ServiceError
+from gm.core.services import ServiceError, require_master
+from gm.core.services.comasters import master_users
 from gm.core.services.grids import reminder_lead
 
 from .models import MAX_REMINDER_HOURS, GameReminder, Notification, NotificationSettings, PhaseReminder
@@ -84,8 +85,7 @@ def reminder_set(*, game: Game, actor, hours: Any, reason: str = "", clock: Cloc
     Raises :class:`ServiceError`: ``forbidden`` for anyone but the game's master (or a superuser), ``state`` once
     the game is over, ``invalid`` (field ``hours``) for anything but a whole number in range.
     """
-    if not (actor and actor.is_authenticated and (actor.pk == game.master_id or actor.is_superuser)):
-        raise ServiceError(_("Only the game's master may do this."), code="forbidden")
+    require_master(game, actor)  # the master, a full co-master (issue 24) or a superuser
     if isinstance(hours, bool) or not isinstance(hours, int) or not 0 <= hours <= MAX_REMINDER_HOURS:
         raise ServiceError({"hours": [_("Give a whole number of hours from 0 (no reminders) to %(max)s.")
                                       % {"max": MAX_REMINDER_HOURS}]})
@@ -125,7 +125,7 @@ def notify_phase_results(*, phase_id: int, clock: Clock = timezone.now) -> int:
 
 def _recipients(game: Game) -> list:
     """The master and the seated players' users, each once (the people notifications are for)."""
-    users = {game.master_id: game.master}
+    users = {u.pk: u for u in master_users(game)}  # the co-masters read what the master reads (issue 24)
     for seat in game.seats.select_related("user").filter(user__isnull=False):
         users.setdefault(seat.user_id, seat.user)
     return list(users.values())
@@ -341,6 +341,39 @@ def notify_prod(*, seat_id: int, prods: int, hours: int, clock: Clock = timezone
         count_email_failure()
         Notification.objects.filter(pk=note.pk).update(emailed_at=None)
     return note
+
+
+def notify_notice(*, game_id: int, user_ids: Iterable[int], what: str, data: dict, key: str,
+                  clock: Clock = timezone.now) -> list[Notification]:
+    """Co-mastering notices (issue 24 item 5): one ``notice`` row per user of ``user_ids`` (``what``:
+    ``review_approved``, ``review_rejected``, ``takeover_offer``, ``taken_over``; ``data`` e.g. the reviewer's
+    ``comment``), de-duplicated by ``key`` per user, so a signal handled twice adds nothing."""
+    now = clock()
+    created = []
+    for uid in dict.fromkeys(user_ids):
+        row = Notification(user_id=uid, game_id=game_id, kind=Notification.Kind.NOTICE,
+                           data={"what": what, **(data or {})}, key=f"notice:{key}"[:120], created_at=now)
+        if (note := _create_once(row)) is not None:
+            created.append(note)
+    return created
+
+
+def notice_text(data: dict) -> str:
+    """A co-mastering notice's words in the active language."""
+    what = data.get("what")
+    if what == "review_approved":
+        text = _("A reviewer approved your setup: the signups are open.")
+    elif what == "review_rejected":
+        text = _("A reviewer rejected your setup. Change it and send it for review again.")
+    elif what == "takeover_offer":
+        text = _("The master has done nothing in this game for %(days)s days: you may take it over from the game "
+                 "page.") % {"days": data.get("days", "")}
+    elif what == "taken_over":
+        text = _("%(new)s took the game over as its master.") % {"new": data.get("new", "")}
+    else:
+        text = ""
+    comment = data.get("comment")
+    return f"{text} {_('Comment:')} {comment}" if comment else text
 
 
 def prod_text(*, hours: Any) -> str:

@@ -19,6 +19,7 @@ STATUS_FOR_CODE = {
     "not_found": status.HTTP_404_NOT_FOUND,
     "late": status.HTTP_409_CONFLICT,
     "state": status.HTTP_409_CONFLICT,
+    "review": status.HTTP_409_CONFLICT,
     "duplicate": status.HTTP_409_CONFLICT,
     "full": status.HTTP_409_CONFLICT,
     "conflict": status.HTTP_409_CONFLICT,

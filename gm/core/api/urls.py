@@ -3,7 +3,7 @@ from rest_framework.routers import DefaultRouter
 
 from accounts.api import TokenView
 
-from . import console, life, order_options
+from . import comasters, console, life, order_options
 from .views import GameViewSet
 
 router = DefaultRouter()
@@ -44,4 +44,13 @@ urlpatterns = [
     path("games/<int:pk>/console/seats/<int:seat_id>/flag/", life.LifeFlagView.as_view(), name="api-console-flag"),
     path("games/<int:pk>/console/life/ack/", life.LifeAckView.as_view(), name="api-console-ack"),
     path("games/<int:pk>/console/life/approve/", life.LifeApproveView.as_view(), name="api-console-approve"),
+    # Co-masters, takeover and setup review (issue 24 item 5): gm.core.api.comasters.
+    path("games/<int:pk>/comasters/", comasters.GameCoMastersView.as_view(), name="api-comasters"),
+    path("games/<int:pk>/console/comasters/", comasters.ConsoleCoMastersView.as_view(), name="api-console-comasters"),
+    path("games/<int:pk>/console/comasters/remove/", comasters.ConsoleCoMasterRemoveView.as_view(),
+         name="api-console-comasters-remove"),
+    path("games/<int:pk>/takeover/", comasters.TakeoverView.as_view(), name="api-takeover"),
+    path("games/<int:pk>/review/request/", comasters.ReviewRequestView.as_view(), name="api-review-request"),
+    path("reviews/", comasters.ReviewsView.as_view(), name="api-reviews"),
+    path("reviews/<int:pk>/", comasters.ReviewDecideView.as_view(), name="api-review-decide"),
 ]

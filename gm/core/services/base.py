@@ -89,10 +89,12 @@ def can_host(user) -> bool:
 
 
 def require_master(game: Game, actor) -> None:
-    """Refuse ``actor`` (a Django user, anonymous or ``None``) unless he is ``game``'s master or a superuser:
-    raises :class:`ServiceError` ``forbidden``. Call it on the game row read under its lock, so a change of master
-    can't slip in between."""
-    if not (actor and actor.is_authenticated and (actor.pk == game.master_id or actor.is_superuser)):
+    """Refuse ``actor`` (a Django user, anonymous or ``None``) unless he is ``game``'s master, a full co-master
+    (issue 24: the console's rights; a read-only co-master is refused) or a superuser: raises :class:`ServiceError`
+    ``forbidden``. Call it on the game row read under its lock, so a change of master can't slip in between."""
+    from ..comaster_roles import may_master
+
+    if not may_master(game, actor):
         raise ServiceError(_("Only the game's master may do this."), code="forbidden")
 
 

@@ -91,7 +91,15 @@ def game_create(
 
 
 def game_open_signup(*, game: Game, actor) -> Game:
-    """Move a ``draft`` game to ``signup`` (master only). Raises :class:`ServiceError`."""
+    """Move a ``draft`` game to ``signup`` (master only). Raises :class:`ServiceError`. When the site reviews
+    setups (``GM_SETUP_REVIEW``, issue 24) and no reviewer approved this one yet, the setup is sent for review
+    instead and the answer is a ``review`` refusal saying so: the signups open when a reviewer approves."""
+    from .comaster_review import approved, review_request, review_required
+
+    if review_required() and not approved(game):
+        review_request(game=game, actor=actor)
+        raise ServiceError(_("This site reviews every setup before signups open: yours was sent for review. The "
+                             "signups open when a reviewer approves it."), code="review")
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         require_master(game, actor)
@@ -134,6 +142,8 @@ def seat_join(*, game: Game, user, display_name: str, accept: Collection[str] = 
             raise ServiceError(_("Signups for this game are closed."), code="state")
         if user.pk == game.master_id:
             raise ServiceError(_("The master can't take a seat in their own game."), code="not_allowed")
+        if game.co_masters.filter(user=user).exists():
+            raise ServiceError(_("A co-master can't take a seat in the game."), code="not_allowed")
         seats = list(game.seats.all())
         if any(s.user_id == user.pk for s in seats):
             raise ServiceError(_("You already have a seat in this game."), code="duplicate")

@@ -21,6 +21,7 @@ from django.core.paginator import Page, Paginator
 from django.http import Http404
 
 from .. import visibility
+from ..comaster_roles import master_users
 from ..models import LogEntry, Phase, Seat, life_of
 
 #: posts per ISO page (as the thread).
@@ -46,7 +47,8 @@ class IsoPage:
 def _author_posts(viewer: visibility.Viewer, author: str | int):
     posts = visibility.posts(viewer)
     if author == MASTER:
-        return posts.filter(seat__isnull=True, author_id=viewer.game.master_id), None
+        masters = [u.pk for u in master_users(viewer.game)]  # the co-masters write as masters too (issue 24)
+        return posts.filter(seat__isnull=True, system__isnull=True, author_id__in=masters), None
     seat = Seat.objects.filter(game=viewer.game, pk=author).first() if str(author).isdigit() else None
     if seat is None:
         raise Http404("no such author")

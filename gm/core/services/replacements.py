@@ -224,6 +224,8 @@ def volunteer(*, game: Game, user, seat_id: Any, clock: Clock = timezone.now) ->
             raise ServiceError({"seat": [_("This game has no such seat.")]}, code="not_found")
         if user.pk == game.master_id:
             raise ServiceError(_("The master can't take a seat in his own game."), code="forbidden")
+        if game.co_masters.filter(user=user).exists():  # a co-master sees every secret (issue 24)
+            raise ServiceError(_("A co-master can't take a seat in the game."), code="forbidden")
         if Seat.objects.filter(game=game, user=user).exists():
             raise ServiceError(_("You already have a seat in this game."), code="forbidden")
         flagged = SeatStatus.objects.filter(seat=seat, flagged_at__isnull=False).exists()

@@ -15,6 +15,7 @@ from .. import signals
 from ..engine import Event, Outcome, PhaseInfo, Resolution, SeatInfo, phase_random
 from ..models import Game, LogEntry, Phase, Seat
 from .base import LogRow, add_groups, log_entry, log_write, phase_open
+from .comasters import module_comasters_sync
 from .graveyard import bury
 
 
@@ -125,6 +126,7 @@ def resolution_apply(*, game: Game, phase: Phase, seats: Sequence[Seat], result:
     _seats_write(sorted(set(changed), key=lambda seat: seat.pk))
     add_groups(game, result.groups)
     bury(game, seats)  # the graveyard option (issue 23): the dead leave their groups for the graveyard
+    module_comasters_sync(game=game, seats=seats, state=result.state, now=now)  # BV-15.14's read-only co-master
     entries.append(log_entry(game, phase, Event("core.phase_resolved",
                                            {"phase_kind": phase.kind, "phase_number": phase.number}), now))
     game.state = result.state

@@ -56,6 +56,10 @@ class BloodVengeanceModule(GameModule):
     def master_set_alive(self, *, state, phase, seat, seats, alive):
         return engine.master_set_alive(state, seat=seat, alive=alive)
 
+    def read_only_co_masters(self, state):
+        """BV-15.14 ``temporary_master``: the first executed player becomes a read-only co-master of the game."""
+        return [int(s) for s in (state.get("co_masters") or [])]
+
     # -- what each viewer sees (BV-1.2, BV-7, BV-14.5) ------------------------------------------------------------
     def view(self, *, state, seats, viewer):
         return engine.view(state, sees_everything=viewer.sees_everything)

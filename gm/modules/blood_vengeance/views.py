@@ -62,7 +62,7 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
                     seat_names={int(sid): n for sid, n in names.items()})
         if game.status == Game.Status.FINISHED and "won" in own:
             ctx["my_result"] = {"won": own["won"], "points": own.get("points", 0)}
-    if viewer.is_master and game.status == Game.Status.RUNNING:  # BV-10.1, BV-15.12: the master's actions
+    if viewer.may_act and game.status == Game.Status.RUNNING:  # BV-10.1, BV-15.12: the master's actions
         ctx["master"] = {"enchant": selectors.enchantable_seats(game)}
     if game.status == Game.Status.FINISHED:
         entry = visibility.log_entries(viewer).filter(kind="bv.victory").first()

@@ -46,7 +46,7 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     state = selectors.viewer_state(viewer)
     ctx: dict[str, Any] = {}
     if game.status in (Game.Status.DRAFT, Game.Status.SIGNUP):
-        if viewer.kind == "master":
+        if viewer.may_act:  # the master or a full co-master (a read-only co-master edits nothing)
             data = game.options.get("data") if game.options else None
             ctx["data_form"] = DataForm(initial={"data": yaml.safe_dump(data, allow_unicode=True) if data else ""})
         if game.status == Game.Status.SIGNUP:

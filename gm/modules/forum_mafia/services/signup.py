@@ -26,6 +26,7 @@ from accounts.validators import validate_avatar
 from gm.core import services as core
 from gm.core.models import AuditEntry, Game, Seat
 from gm.core.services import ServiceError
+from gm.core.services.comasters import may_master
 
 from ..engine.roles import CUSTOM, PUBLIC_ROLE_BY_SLUG, PUBLIC_ROLES, listed_role_for_name, public_role_key
 from ..models import Signup
@@ -43,8 +44,10 @@ Clock = Callable[[], datetime]
 # -- helpers --------------------------------------------------------------------------------------------------
 
 
-def is_master(game: Game, user) -> bool:
-    return bool(user and user.is_authenticated and (user.pk == game.master_id or user.is_superuser))
+def is_master(game: Game, user, *, write: bool = True) -> bool:
+    """Whether ``user`` masters ``game``: the master, a full co-master or a superuser; with ``write=False`` a
+    read-only co-master too (issue 24: he reads the signups, he does not act on them)."""
+    return may_master(game, user, write=write)
 
 
 def _locked_game(game: Game) -> Game:
@@ -205,6 +208,8 @@ def signup_create(
             raise ServiceError(_("Signups for this game are closed."), code="state")
         if user.pk == game.master_id:
             raise ServiceError(_("The master can't take a seat in their own game."), code="not_allowed")
+        if may_master(game, user, write=False):
+            raise ServiceError(_("A co-master can't take a seat in the game."), code="not_allowed")
         if Signup.objects.filter(game=game, user=user, status=Signup.Status.ACTIVE).exists() or \
                 Seat.objects.filter(game=game, user=user).exists():
             raise ServiceError(_("You have already signed up for this game."), code="duplicate")
@@ -411,7 +416,7 @@ def signup_detail(signup: Signup) -> dict:
 
 def signups_for_viewer(game: Game, user) -> list[dict]:
     """The list ``user`` may see: the master's for the master (and superusers), else the public one."""
-    return signups_for_master(game) if is_master(game, user) else signups_public(game)
+    return signups_for_master(game) if is_master(game, user, write=False) else signups_public(game)
 
 
 def taken_roles(game: Game) -> dict[str, str]:
