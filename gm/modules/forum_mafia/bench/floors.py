@@ -259,7 +259,8 @@ def resolution_growth(people, *, runs: int, sizes: Sequence[int] = (8, 16, 32, 4
         resolve_once(tab, 0)
     samples = interleave(runs, {str(n): (lambda i, tab=tab: resolve_once(tab, i + 1)) for n, tab in tables.items()})
     out = {f"resolution_{n}p_growth_ms_median": median(samples[str(n)]) for n in sizes}
-    smallest, largest = out[f"resolution_{min(sizes)}p_growth_ms_median"], out[f"resolution_{max(sizes)}p_growth_ms_median"]
+    smallest = out[f"resolution_{min(sizes)}p_growth_ms_median"]
+    largest = out[f"resolution_{max(sizes)}p_growth_ms_median"]
     out["resolution_growth_40_over_8"] = largest / smallest if smallest else 0.0
     return out
 
@@ -317,6 +318,7 @@ def add_rooms(game, *, rooms: int) -> None:
     """``rooms`` closed chat rooms (FM-9.3) of two neighbours each in ``game``'s state, their groups and two posts
     each."""
     from gm.core.models import Game, GroupMembership, Phase
+
     from ..models import RoomPost
     from ..services.rooms import SLUG_PREFIX
 

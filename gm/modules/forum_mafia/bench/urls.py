@@ -2,7 +2,8 @@
 issue 25), for ``manage.py gm_bench`` only: it puts this module in ``ROOT_URLCONF`` while it measures pages."""
 from django.urls import path
 
-from gm.urls import handler404, handler500, urlpatterns as site_urlpatterns  # noqa: F401 - the site's handlers
+from gm.urls import handler404, handler500  # noqa: F401 - the site's handlers
+from gm.urls import urlpatterns as site_urlpatterns
 
 from .floors import BARE_URL, bare_view
 
