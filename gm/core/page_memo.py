@@ -106,6 +106,48 @@ def _phases(game: Game) -> list[Phase]:
     return remember(("phases", game.pk), load)
 
 
+def phases(game: Game) -> list[Phase]:
+    """Every phase of ``game`` in ordinal order (without its stored snapshot and result), loaded once inside
+    :func:`reading`; each phase's ``game`` is ``game``."""
+    return _phases(game)
+
+
+def _order_phase_ids(game_id: int) -> set[int]:
+    """The phases whose orders the page reads (the unresolved ones and the latest resolved one), when the phases are
+    loaded; else none."""
+    phases = _memo.get().get(("phases", game_id))
+    if phases is None:
+        return set()
+    resolved = [p for p in phases if p.status == Phase.Status.RESOLVED]
+    ids = {p.pk for p in phases if p.status != Phase.Status.RESOLVED}
+    if resolved:
+        ids.add(max(resolved, key=lambda p: p.ordinal).pk)
+    return ids
+
+
+def seat_orders_with_phases(game: Game, seat_id: int) -> list:
+    """Inside :func:`reading`: every version of seat ``seat_id``'s orders in ``game`` (with seat and phase) by phase
+    ordinal then version — and, in the same query, every seat's orders of the phases :func:`phase_orders` reads
+    (remembered for it): a player's page loads its orders once (issue 25)."""
+    from django.db.models import Q
+
+    from .models import Order
+
+    memo = _memo.get()
+    _phases(game)
+    ids = _order_phase_ids(game.pk) - {key[1] for key in memo if key[0] == "phase_orders"}
+    for pk in ids:
+        memo[("phase_orders", pk)] = []
+    mine = []
+    for order in (Order.objects.filter(Q(phase__game_id=game.pk, seat_id=seat_id) | Q(phase_id__in=ids))
+                  .select_related("seat", "phase").defer("phase__state", "phase__result").order_by("created_at", "id")):
+        if order.phase_id in ids:
+            memo[("phase_orders", order.phase_id)].append(order)
+        if order.seat_id == seat_id:
+            mine.append(order)
+    return sorted(mine, key=lambda o: (o.phase.ordinal, o.version))
+
+
 def phase_orders(phase: Phase) -> list | None:
     """Inside :func:`reading`: every version of every seat's order in ``phase`` (with its seat and phase), in the
     order they were written — the public Veche count and the master's console both read them. Callers filter what
