@@ -92,7 +92,9 @@ def _game_write(game: Game, before: Mapping[str, Any]) -> None:
     state = game.state
     if connection.vendor != "postgresql" or not constant or any(
             (k in state) != (k in before) or state.get(k) != before.get(k) for k in constant):
-        game.save(update_fields=["state", "status", "finished_at", "outcome"])
+        # An UPDATE, not save(update_fields=…): save reads the row count back, which the pipeline holds until its end.
+        Game.objects.filter(pk=game.pk).update(state=state, status=game.status, finished_at=game.finished_at,
+                                               outcome=game.outcome)
         return
     table = connection.ops.quote_name(Game._meta.db_table)
     kept = [k for k in constant if k in state]
