@@ -185,11 +185,24 @@ def public_entry(phase: Phase, kind: str) -> tuple[bool, Any]:
     public entries): ``(True, the first public entry of kind in phase or None)``; ``(False, None)`` when the
     caller must query."""
     memo = _memo.get()
-    if memo is None or not memo.get(("log_complete", phase.game_id)):
+    if memo is None:
         return False, None
     entries = memo.get(("full_log", phase.game_id)) or memo.get(("visible_log", phase.game_id)) or []
+    if not memo.get(("log_complete", phase.game_id)) and not _covers(memo, entries, phase):
+        return False, None
     return True, next((e for e in entries if e.phase_id == phase.pk and e.kind == kind
                        and e.visibility == "public"), None)
+
+
+def _covers(memo: dict, entries: list, phase: Phase) -> bool:
+    """Whether the page's partial load of the log (``entries``, oldest first) holds every entry of ``phase``: a phase
+    of the master's window (``log_window``), or one after the phase its oldest entry belongs to (the log is written
+    phase after phase) — so a long game's page needs no query more than a short one's (issue 25)."""
+    window = memo.get(("log_window", phase.game_id))
+    if window is not None and memo.get(("full_log", phase.game_id)) is not None:
+        return phase.pk in window
+    oldest = entries[0].phase if entries else None
+    return oldest is not None and oldest.ordinal < phase.ordinal
 
 
 def seat_snapshots(game_id: int, phase_ids: list[int]) -> dict[int, Any]:

@@ -345,12 +345,27 @@ def add_rooms(game, *, rooms: int) -> None:
     game.refresh_from_db()
 
 
+def _orders_everywhere(game, user) -> None:
+    """``user`` ordered in every resolved phase of ``game`` (his Night 1 order again: a player's results panel shows,
+    per phase, the order that counted), as a player who plays every phase has."""
+    from gm.core.models import Order, Phase
+
+    seat = game.seats.get(user=user)
+    first = Order.objects.filter(seat=seat).order_by("version").first()
+    if first is None:
+        return
+    Order.objects.bulk_create([
+        Order(phase=phase, seat=seat, version=1, payload=first.payload, submitted_by=user, created_at=phase.deadline)
+        for phase in Phase.objects.filter(game=game, status=Phase.Status.RESOLVED).exclude(pk=first.phase_id)])
+
+
 def page_game(people, *, phases: int, posts: int, rooms: int = 0, private: int = 0):
     """A 16-player forum Mafia game after ``phases`` resolutions with ``posts`` thread posts (``private`` of them
     private messages) and ``rooms`` closed chat rooms; returns ``(game, viewers)`` — viewer name → user."""
     from .figures import long_game
 
     game, users = long_game(people, players=16, phases=phases, posts_per_phase=0)
+    _orders_everywhere(game, users[0])
     add_posts(game, users, posts=posts, private=private)
     if rooms:
         add_rooms(game, rooms=rooms)
