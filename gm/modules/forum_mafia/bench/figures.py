@@ -478,9 +478,11 @@ def against_floors(people: People, sizes: Sizes, progress: Callable[[str], None]
 # -- all of them ----------------------------------------------------------------------------------------------
 
 
-def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda text: None) -> dict[str, float]:
+def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda text: None,
+            long: bool = False) -> dict[str, float]:
     """Every figure of ``manage.py gm_bench`` on the connected (scratch) database; the keys of the issue plus a few
-    more (all numbers)."""
+    more (all numbers). ``long``: also issue 25's long figures (:func:`gm.modules.forum_mafia.bench.scale.run_long`,
+    tiny when ``sizes`` is :data:`QUICK`)."""
     began = time.monotonic()
     people = People()
     out: dict[str, float] = {"quick": int(sizes != FULL)}
@@ -523,5 +525,10 @@ def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda tex
     rss = worker_rss(people, procs, resolutions=sizes.rss_resolutions, games=sizes.rss_games)
     out |= {"worker_rss_mb_after_1000": rss["rss_mb"], "worker_rss_mb_start": rss["rss_mb_start"],
             "worker_resolutions": rss["resolutions"], "worker_resolutions_per_s": rss["per_second"]}
+    if long:
+        from . import scale
+
+        procs.stop_all()
+        out |= scale.run_long(people, procs, quick=sizes != FULL, progress=progress)
     out["total_s"] = time.monotonic() - began
     return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in out.items()}

@@ -1,4 +1,5 @@
-"""``manage.py gm_bench [--json] [--quick] [--keep-logs]`` — the forum Mafia benchmarks of issue 9 on PostgreSQL.
+"""``manage.py gm_bench [--json] [--quick] [--long] [--keep-logs]`` — the forum Mafia benchmarks (issues 9, 25)
+on PostgreSQL.
 
 Figures (medians and p95 over repeated runs; see :mod:`gm.modules.forum_mafia.bench.figures`):
 
@@ -9,7 +10,14 @@ Figures (medians and p95 over repeated runs; see :mod:`gm.modules.forum_mafia.be
 * order submit latency: 50 logged-in clients (threads) against gunicorn with 3 workers on a free loopback port,
   paced (each pauses 0–2 s before each order) and in a burst (back to back: the server saturated);
 * deadline lateness ``resolved_at − deadline``: 500 games due within one minute, 2 Celery workers + beat;
-* the resident memory of a worker process after 1,000 resolutions.
+* the resident memory of a worker process after 1,000 resolutions;
+* issue 25, each against a floor measured in the same run, interleaved (:mod:`~gm.modules.forum_mafia.bench.floors`):
+  every module's resolution against the raw-SQL database floor of its write shape (``pg_floor_ms``,
+  ``resolution_floor_ratio_<slug>``), forum Mafia from 8 to 40 players, the game page at 100 to 10,000 posts, 10 and
+  60 phases, 0 and 40 rooms and on a big game against a bare authenticated view (``page_floor_ms``);
+* with ``--long`` (:mod:`~gm.modules.forum_mafia.bench.scale`): 5,000 games on time with 4 workers, worker scaling
+  1 → 4, 200 clients submitting orders against the same gunicorn's bare view, a worker's memory from 1,000 to 10,000
+  resolutions.
 
 The command never touches the site's data: it creates a scratch database next to the configured one (its name
 plus ``_gm_bench``; one left by an interrupted run is dropped first), migrates it, runs everything there (the child
@@ -44,6 +52,21 @@ GOALS = {
     "worker_rss_mb_after_1000": 200.0,
 }
 
+#: Issue 25's goals, each a ratio against a floor of the same run: key → the bound it must stay at or below.
+RATIO_GOALS = {
+    "resolution_16p_floor_ratio": 2.0,
+    "resolution_growth_40_over_8": 2.0,
+    "page_growth_10000_over_100": 1.3,
+    "game_page_big_floor_ratio_player": 4.0,
+    "game_page_big_floor_ratio_master": 6.0,
+    "game_page_big_floor_ratio_spectator": 3.0,
+    "game_page_big_queries_player": 15,
+    "game_page_big_queries_master": 15,
+    "game_page_big_queries_spectator": 15,
+}
+#: … and those that must stay at or above (``--long`` only).
+RATIO_FLOORS = {"worker_scaling_4_over_1": 3.5, "order_submit_rps_over_bare": 0.5}
+
 
 def goals_missed(figures: dict) -> list[str]:
     """The goals ``figures`` misses, in words (empty when every goal is met)."""
@@ -53,6 +76,12 @@ def goals_missed(figures: dict) -> list[str]:
                       f"({figures['resolution_6p_queries']})")
     if figures["lateness_p99_s"] > figures["sweep_interval_s"] + 1:
         missed.append(f"lateness_p99_s = {figures['lateness_p99_s']} > sweep interval + 1 s")
+    for key, bound in RATIO_GOALS.items():  # issue 25: ratios against floors measured in the same run
+        if key in figures and figures[key] > bound:
+            missed.append(f"{key} = {figures[key]} > {bound}")
+    for key, bound in RATIO_FLOORS.items():
+        if key in figures and figures[key] < bound:
+            missed.append(f"{key} = {figures[key]} < {bound}")
     return missed
 
 
@@ -62,10 +91,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--json", action="store_true", dest="as_json", help="print one JSON object")
         parser.add_argument("--quick", action="store_true", help="tiny sizes: checks the machinery, not the speed")
+        parser.add_argument("--long", action="store_true",
+                            help="also issue 25's long figures: 5,000 games on time with 4 workers, worker scaling, "
+                                 "200 clients against gunicorn, worker memory from 1,000 to 10,000 resolutions "
+                                 "(about 20 minutes; with --quick in tiny sizes)")
         parser.add_argument("--keep-logs", action="store_true",
                             help="keep the child processes' logs (their directory is printed on stderr)")
 
-    def handle(self, *args, as_json: bool = False, quick: bool = False, keep_logs: bool = False, **options):
+    def handle(self, *args, as_json: bool = False, quick: bool = False, keep_logs: bool = False, long: bool = False,
+               **options):
         from ...bench import figures
 
         if connection.vendor != "postgresql":
@@ -80,7 +114,7 @@ class Command(BaseCommand):
         level = quiet.level
         quiet.setLevel(logging.WARNING)  # the resolution's log line, once per phase, is not the output
         try:
-            results = self._run(sizes, progress, keep_logs)
+            results = self._run(sizes, progress, keep_logs, long=long)
         finally:
             quiet.setLevel(level)
         if as_json:
@@ -88,12 +122,14 @@ class Command(BaseCommand):
             return
         width = max(map(len, results))
         for key, value in results.items():
-            bound = GOALS.get(key)
-            self.stdout.write(f"{key:<{width}}  {value}" + (f"  (goal ≤ {bound})" if bound is not None else ""))
+            bound = GOALS.get(key, RATIO_GOALS.get(key))
+            goal = (f"  (goal ≤ {bound})" if bound is not None else
+                    f"  (goal ≥ {RATIO_FLOORS[key]})" if key in RATIO_FLOORS else "")
+            self.stdout.write(f"{key:<{width}}  {value}{goal}")
         missed = goals_missed(results)
         self.stdout.write("goals missed: " + ("; ".join(missed) if missed else "none"))
 
-    def _run(self, sizes, progress, keep_logs: bool) -> dict:
+    def _run(self, sizes, progress, keep_logs: bool, *, long: bool = False) -> dict:
         from gm.core.processes import CeleryProcesses, database_url
 
         from ...bench import figures
@@ -113,7 +149,7 @@ class Command(BaseCommand):
         previous_queue = app.conf.task_default_queue
         app.conf.task_default_queue = queue
         try:
-            return figures.run_all(sizes=sizes, procs=procs, progress=progress)
+            return figures.run_all(sizes=sizes, procs=procs, progress=progress, long=long)
         except Exception as exc:
             raise CommandError(f"gm_bench failed: {exc}\n{procs.report(30)}") from exc
         finally:
