@@ -120,7 +120,9 @@ def _game_page(request, pk: int):
         "people": spectator.people(seats),
         "reveal": spectator.full_reveal(viewer, seats),
         "state": visibility.game_state(viewer),
-        "log_phases": spectator.log_by_phase(viewer),
+        # Worded only when the cached fragment of the log is missing (gm/_log.html, keyed on what it shows).
+        "log_phases": lambda: spectator.log_by_phase(viewer),
+        "log_key": spectator.log_cache_key(viewer),
         "thread": thread,
         "private_messages": thread.pop("also_items"),
         "my_orders": my_orders,
