@@ -106,6 +106,48 @@ def _phases(game: Game) -> list[Phase]:
     return remember(("phases", game.pk), load)
 
 
+def phases(game: Game) -> list[Phase]:
+    """Every phase of ``game`` in ordinal order (without its stored snapshot and result), loaded once inside
+    :func:`reading`; each phase's ``game`` is ``game``."""
+    return _phases(game)
+
+
+def _order_phase_ids(game_id: int) -> set[int]:
+    """The phases whose orders the page reads (the unresolved ones and the latest resolved one), when the phases are
+    loaded; else none."""
+    phases = _memo.get().get(("phases", game_id))
+    if phases is None:
+        return set()
+    resolved = [p for p in phases if p.status == Phase.Status.RESOLVED]
+    ids = {p.pk for p in phases if p.status != Phase.Status.RESOLVED}
+    if resolved:
+        ids.add(max(resolved, key=lambda p: p.ordinal).pk)
+    return ids
+
+
+def seat_orders_with_phases(game: Game, seat_id: int) -> list:
+    """Inside :func:`reading`: every version of seat ``seat_id``'s orders in ``game`` (with seat and phase) by phase
+    ordinal then version — and, in the same query, every seat's orders of the phases :func:`phase_orders` reads
+    (remembered for it): a player's page loads its orders once (issue 25)."""
+    from django.db.models import Q
+
+    from .models import Order
+
+    memo = _memo.get()
+    _phases(game)
+    ids = _order_phase_ids(game.pk) - {key[1] for key in memo if key[0] == "phase_orders"}
+    for pk in ids:
+        memo[("phase_orders", pk)] = []
+    mine = []
+    for order in (Order.objects.filter(Q(phase__game_id=game.pk, seat_id=seat_id) | Q(phase_id__in=ids))
+                  .select_related("seat", "phase").defer("phase__state", "phase__result").order_by("created_at", "id")):
+        if order.phase_id in ids:
+            memo[("phase_orders", order.phase_id)].append(order)
+        if order.seat_id == seat_id:
+            mine.append(order)
+    return sorted(mine, key=lambda o: (o.phase.ordinal, o.version))
+
+
 def phase_orders(phase: Phase) -> list | None:
     """Inside :func:`reading`: every version of every seat's order in ``phase`` (with its seat and phase), in the
     order they were written — the public Veche count and the master's console both read them. Callers filter what
@@ -143,11 +185,24 @@ def public_entry(phase: Phase, kind: str) -> tuple[bool, Any]:
     public entries): ``(True, the first public entry of kind in phase or None)``; ``(False, None)`` when the
     caller must query."""
     memo = _memo.get()
-    if memo is None or not memo.get(("log_complete", phase.game_id)):
+    if memo is None:
         return False, None
     entries = memo.get(("full_log", phase.game_id)) or memo.get(("visible_log", phase.game_id)) or []
+    if not memo.get(("log_complete", phase.game_id)) and not _covers(memo, entries, phase):
+        return False, None
     return True, next((e for e in entries if e.phase_id == phase.pk and e.kind == kind
                        and e.visibility == "public"), None)
+
+
+def _covers(memo: dict, entries: list, phase: Phase) -> bool:
+    """Whether the page's partial load of the log (``entries``, oldest first) holds every entry of ``phase``: a phase
+    of the master's window (``log_window``), or one after the phase its oldest entry belongs to (the log is written
+    phase after phase) — so a long game's page needs no query more than a short one's (issue 25)."""
+    window = memo.get(("log_window", phase.game_id))
+    if window is not None and memo.get(("full_log", phase.game_id)) is not None:
+        return phase.pk in window
+    oldest = entries[0].phase if entries else None
+    return oldest is not None and oldest.ordinal < phase.ordinal
 
 
 def seat_snapshots(game_id: int, phase_ids: list[int]) -> dict[int, Any]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import html
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,8 +89,21 @@ def _index(stamp: tuple) -> dict[str, str]:
     return index
 
 
+#: Rules directory → ``(monotonic time, stamp)`` of the last look at its files (:func:`_stamp`).
+_last_stamps: dict[str, tuple[float, tuple]] = {}
+
+
 def _stamp() -> tuple:
-    return tuple((d.slug, str(d.path), d.path.stat().st_mtime_ns) for d in documents())
+    """The rules files' slugs, paths and modification times — from their directory listing, not their text (every
+    rule link of a page asks: issue 25 found each one reading every file), looked at again at most once a second."""
+    folder = rules_dir()
+    now = time.monotonic()
+    seen = _last_stamps.get(str(folder))
+    if seen is None or now - seen[0] >= 1.0:
+        stamp = tuple((p.stem, str(p), p.stat().st_mtime_ns) for p in sorted(folder.glob("*.md"))
+                      if p.stem.lower() != "readme")
+        seen = _last_stamps[str(folder)] = (now, stamp)
+    return seen[1]
 
 
 def index() -> dict[str, str]:

@@ -7,6 +7,7 @@ what the visibility layer returns.
 """
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -56,6 +57,29 @@ def log_by_phase(viewer: visibility.Viewer, *, limit: int = LOG_LIMIT) -> list[d
                            "entries": []}
         groups[key]["entries"].append((entry, entry.text()))
     return sorted(groups.values(), key=lambda g: -g["ordinal"])
+
+
+def log_cache_key(viewer: visibility.Viewer, *, limit: int = LOG_LIMIT) -> str | None:
+    """The cache key of the game page's rendered log for ``viewer`` (the ``{% cache %}`` fragment of
+    ``gm/_log.html``; issue 25: the log's 300 lines are worded and rendered again only when they change): a digest
+    of the entries the page loaded for him (:func:`visibility.visible_log` — ids, kinds, data, times), the seats'
+    names, his kind of viewer, the language and the time zone. ``None`` outside the game page's
+    ``page_memo.reading`` (nothing cached then)."""
+    from django.utils import timezone, translation
+
+    from . import page_memo
+
+    entries = visibility.visible_log(viewer, limit)
+    if entries is None:
+        return None
+    seat = viewer.seat.pk if viewer.seat is not None else ""
+    kind = f"{viewer.sees_everything}|{viewer.revealed}|{viewer.is_master}|{seat}"
+    parts = [f"{viewer.game.pk}|{viewer.game.module}|{kind}",
+             translation.get_language() or "", timezone.get_current_timezone_name(),
+             repr(sorted(page_memo.seat_names(viewer.game).items()))]
+    parts += [f"{e.pk}|{e.phase_id}|{e.kind}|{e.visibility}|{e.seat_id}|{e.group}|{e.created_at.isoformat()}|{e.data!r}"
+              for e in entries]
+    return "gm-log:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
 def full_reveal(viewer: visibility.Viewer, seats: list[dict]) -> dict | None:

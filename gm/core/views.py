@@ -5,7 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.syndication.views import Feed
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -114,6 +114,8 @@ def _game_page(request, pk: int):
     my_orders = visibility.own_orders(viewer, phase) if phase and viewer.seat else []
     module = game.game_module
     seats = visibility.seats(viewer)
+    # The player's private messages are projected with the thread's page: one read of their private parts and notes.
+    thread = thread_context(request, game, viewer, also=visibility.private_message_posts(viewer))
     context = {
         "game": game,
         "viewer": viewer,
@@ -125,9 +127,11 @@ def _game_page(request, pk: int):
         "people": spectator.people(seats),
         "reveal": spectator.full_reveal(viewer, seats),
         "state": visibility.game_state(viewer),
-        "log_phases": spectator.log_by_phase(viewer),
-        "thread": thread_context(request, game, viewer),
-        "private_messages": visibility.thread_items(viewer, visibility.private_message_posts(viewer)),
+        # Worded only when the cached fragment of the log is missing (gm/_log.html, keyed on what it shows).
+        "log_phases": lambda: spectator.log_by_phase(viewer),
+        "log_key": spectator.log_cache_key(viewer),
+        "thread": thread,
+        "private_messages": thread.pop("also_items"),
         "my_orders": my_orders,
         "current_order": my_orders[-1] if my_orders else None,
         "order_form": (module.order_form or OrderForm)(),
@@ -177,16 +181,29 @@ def post_preview_data(body: str) -> dict:
                                                      "html": str(markup.render(private.text))}}
 
 
+def _last_page(paginator: Paginator, posts) -> Page:
+    """The thread's last page (the one shown by default) read by keyset — the newest posts by the thread's index
+    ``(game, created_at, id)`` backwards — instead of ``OFFSET`` past every earlier post (issue 25)."""
+    number = paginator.num_pages  # the count: one query, also shown as the thread's size
+    size = paginator.count - (number - 1) * paginator.per_page
+    rows = list(posts.order_by("-created_at", "-id")[:size]) if size > 0 else []
+    return Page(rows[::-1], number, paginator)
+
+
 def thread_context(request, game: Game, viewer: visibility.Viewer, *, form: PostForm | None = None,
-                   page: int | str | None = None, notice: str = "", preview: dict | None = None) -> dict:
+                   page: int | str | None = None, notice: str = "", preview: dict | None = None,
+                   also: list[Post] | None = None) -> dict:
     """What ``gm/_thread.html`` shows ``viewer``: one page of posts (``page``, else ``?page=N``, else the last one)
     projected by ``visibility.thread_items``, the page links, and the reply form — ``form`` if given (a refused
     htmx post), else one filled with the draft a refused no-JS post left in the session, or with ``?quote=<id>``;
-    ``preview`` (see :func:`post_preview_data`) if given, else the one a no-JS "Preview" left in the session."""
-    paginator = Paginator(visibility.posts(viewer), THREAD_PAGE_SIZE)
+    ``preview`` (see :func:`post_preview_data`) if given, else the one a no-JS "Preview" left in the session.
+    ``also``: more posts projected in the same ``thread_items`` call (its queries are not repeated), returned as
+    ``also_items``."""
+    posts = visibility.posts(viewer)
+    paginator = Paginator(posts, THREAD_PAGE_SIZE)
     number = page if page is not None else request.GET.get("page")
     last = number in (None, "", "last")
-    page_obj = paginator.page(paginator.num_pages) if last else paginator.get_page(number)
+    page_obj = _last_page(paginator, posts) if last else paginator.get_page(number)
     can_post = request.user.is_authenticated and visibility.may_post(viewer)
     if form is None:
         initial = request.session.pop(_draft_key(game), None) if can_post else None
@@ -198,10 +215,13 @@ def thread_context(request, game: Game, viewer: visibility.Viewer, *, form: Post
             quoted_items = visibility.thread_items(viewer, rows)
             initial = {"body": quoted_items[0]["quote"]} if quoted_items else None
         form = PostForm(initial=initial or None, auto_id="post-%s")
+    shown = list(page_obj.object_list)
+    items = visibility.thread_items(viewer, shown + list(also or []))
     return {
         "page": page_obj,
         "count": paginator.count,
-        "items": visibility.thread_items(viewer, page_obj.object_list),
+        "items": items[:len(shown)],
+        "also_items": items[len(shown):],
         "page_numbers": list(paginator.get_elided_page_range(page_obj.number, on_each_side=2, on_ends=1)),
         "form": form,
         "can_post": can_post,

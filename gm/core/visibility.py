@@ -226,7 +226,7 @@ def may_know_recipient(viewer: Viewer, private: PostPrivate, post: Post) -> bool
     """Whether ``viewer`` learns whom a private message is for: everyone when the module made it public (forum
     Mafia's ``postman``); otherwise its reader (:func:`may_read_private`) and its sender's seat, whose player chose
     him (by seat, so a replacement player knows it and the replaced one no longer does)."""
-    return (private.public_recipient or may_read_private(viewer, private)
+    return (private.public_recipient or may_read_private(viewer, private, post)  # the post given: no query per post
             or (viewer.seat is not None and viewer.seat.pk == post.seat_id))
 
 
@@ -298,7 +298,7 @@ def thread_items(viewer: Viewer, posts: Iterable[Post]) -> list[dict]:
     ids = [p.pk for p in posts]
     privates = {p.post_id: p for p in PostPrivate.objects.filter(post_id__in=ids).select_related("recipient")}
     revisions: dict[int, list[dict]] = {}
-    if viewer.is_master:
+    if viewer.is_master and any(p.edited_at is not None for p in posts):  # only an edited post has revisions
         for r in PostRevision.objects.filter(post_id__in=ids).order_by("post_id", "version"):
             revisions.setdefault(r.post_id, []).append({
                 "version": r.version, "body": r.body, "comment": r.comment, "written_at": r.written_at,
@@ -477,7 +477,8 @@ def lobby_queryset(user, *, module: str | None = None, section: str | None = Non
         qs = qs.filter(status__in=LOBBY_SECTIONS[section])
     rank = Case(*(When(status__in=statuses, then=Value(i)) for i, statuses in enumerate(LOBBY_SECTIONS.values())),
                 output_field=IntegerField())
-    return qs.annotate(lobby_rank=rank).order_by("lobby_rank", "-created_at", "-id")
+    # The state JSON (the card collection: most of a game row) is never shown in the lobby: not decoded per game.
+    return qs.defer("state", "outcome").annotate(lobby_rank=rank).order_by("lobby_rank", "-created_at", "-id")
 
 
 def lobby_rows(games: Iterable[Game]) -> list[Game]:
@@ -492,7 +493,7 @@ def lobby_rows(games: Iterable[Game]) -> list[Game]:
                      .order_by("position"))
     prefetch_related_objects(games, seats)
     current = {p.game_id: p for p in Phase.objects.filter(game__in=[g.pk for g in games])
-               .exclude(status=Phase.Status.RESOLVED)} if games else {}
+               .exclude(status=Phase.Status.RESOLVED).defer("state", "result")} if games else {}
     for game in games:
         game.current_phase = current.get(game.pk)
         if game.current_phase is not None:
@@ -513,9 +514,10 @@ def seat_orders(viewer: Any) -> list:
     ``[]`` without a seat. Inside :func:`gm.core.page_memo.reading`, loaded once per page."""
     if viewer.seat is None:
         return []
-    return page_memo.remember(("seat_orders", viewer.game.pk, viewer.seat.pk),
-                              lambda: list(orders(viewer).filter(seat=viewer.seat)
-                                           .order_by("phase__ordinal", "version")))
+    if page_memo.active():  # with the phases' orders the page reads next (the Veche, the console): one query
+        return page_memo.remember(("seat_orders", viewer.game.pk, viewer.seat.pk),
+                                  lambda: page_memo.seat_orders_with_phases(viewer.game, viewer.seat.pk))
+    return list(orders(viewer).filter(seat=viewer.seat).order_by("phase__ordinal", "version"))
 
 
 def own_orders(viewer: Any, phase: Phase) -> list:
@@ -526,14 +528,44 @@ def own_orders(viewer: Any, phase: Phase) -> list:
     return list(orders(viewer, phase).filter(seat=viewer.seat).order_by("version"))
 
 
+def _with_page_rows(viewer: Any, entries: QuerySet[LogEntry]) -> list[LogEntry]:
+    """``entries`` (rows of :func:`log_entries`) loaded without their game and phase rows — each entry gets the
+    page's game and its phase from the page's one load of the phases (``page_memo.phases``) — instead of a game and
+    a phase object built per entry (a log of 300 entries built 600; issue 25)."""
+    phases = {p.pk: p for p in page_memo.phases(viewer.game)}
+    rows = list(entries.select_related(None))
+    for entry in rows:
+        entry.game = viewer.game
+        entry.phase = phases.get(entry.phase_id) if entry.phase_id is not None else None
+    return rows
+
+
+#: How many of the newest phases the game page's log of a viewer who sees everything covers (:func:`full_log`): as
+#: many as the master's console reports (``console.PHASES_SHOWN``), so the page's cost does not grow with the game.
+LOG_WINDOW_PHASES = 12
+
+
 def full_log(viewer: Any) -> list | None:
     """Inside :func:`gm.core.page_memo.reading`, for a viewer who sees everything (the master; anyone after the
-    game): every log entry of the game (:func:`log_entries`), oldest first — the log, the console's phase reports
-    and the resolution trace are cut from this one load. ``None`` otherwise: the caller queries what it needs."""
+    game): the log entries (:func:`log_entries`) of the game's newest :data:`LOG_WINDOW_PHASES` phases — every
+    entry while the game has no more phases than that — oldest first; the log, the console's phase reports and the
+    resolution trace are cut from this one load (issue 25: the page no longer loads and formats a long game's whole
+    log). ``None`` otherwise: the caller queries what it needs."""
     if not page_memo.active() or not viewer.sees_everything:
         return None
-    return page_memo.remember(("full_log", viewer.game.pk),
-                              lambda: list(log_entries(viewer).order_by("created_at", "id")))
+
+    def load() -> list:
+        entries = log_entries(viewer)
+        phases = page_memo.phases(viewer.game)
+        windowed = len(phases) > LOG_WINDOW_PHASES
+        if windowed:
+            window = {p.pk for p in phases[-LOG_WINDOW_PHASES:]}
+            entries = entries.filter(phase_id__in=window)
+            page_memo.note(("log_window", viewer.game.pk), window)
+        page_memo.note(("log_windowed", viewer.game.pk), windowed)
+        return _with_page_rows(viewer, entries.order_by("created_at", "id"))
+
+    return page_memo.remember(("full_log", viewer.game.pk), load)
 
 
 def visible_log(viewer: Any, limit: int) -> list | None:
@@ -544,11 +576,12 @@ def visible_log(viewer: Any, limit: int) -> list | None:
         return None
     every = full_log(viewer)
     if every is not None:
-        page_memo.note(("log_complete", viewer.game.pk), True)
+        windowed = page_memo.remember(("log_windowed", viewer.game.pk), lambda: False)
+        page_memo.note(("log_complete", viewer.game.pk), not windowed)
         return every[-limit:]
 
     def load() -> list:
-        newest = list(log_entries(viewer).order_by("-created_at", "-id")[:limit])
+        newest = _with_page_rows(viewer, log_entries(viewer).order_by("-created_at", "-id")[:limit])
         page_memo.note(("log_complete", viewer.game.pk), len(newest) < limit)
         return newest[::-1]
 

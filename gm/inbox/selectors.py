@@ -27,7 +27,10 @@ def notifications_for(user, *, unread_only: bool = False) -> QuerySet[Notificati
     qs = Notification.objects.filter(user=user)
     if unread_only:
         qs = qs.filter(read_at__isnull=True)
+    # The game's and phase's JSON (the card collection, the snapshot, the result) is never shown here: not decoded
+    # for every notification of the page (issue 25).
     return (qs.select_related("game", "phase", "entry")
+            .defer("game__state", "game__outcome", "phase__state", "phase__result")
             .annotate(is_read=ExpressionWrapper(Q(read_at__isnull=False), output_field=BooleanField()))
             .order_by("is_read", "-created_at", "-id"))
 

@@ -29,6 +29,15 @@ KEYS = [
     "bv_resolution_20p_ms_median", "bv_resolution_20p_queries", "bv_resolution_6p_queries",
     "balance_1000_fm16_s", "balance_1000_fm16_cpu_s",  # issue 24 item 4
 ]
+#: The keys issue 25 adds: each figure beside a floor measured in the same run (every registered module's too).
+FLOOR_KEYS = [
+    "pg_floor_ms", "resolution_16p_floor_ratio", "resolution_growth_40_over_8", "page_floor_ms",
+    "page_growth_10000_over_100", "page_queries_max", "page_queries_equal",
+    *(f"game_page_big_{what}_{viewer}" for what in ("ms", "queries", "floor_ratio")
+      for viewer in ("player", "master", "spectator")),
+    *(f"{what}_{slug}" for what in ("resolution_ms_median", "resolution_floor_ratio", "pg_floor_ms")
+      for slug in ("forum_mafia", "onuw", "blood_vengeance", "bloodwood", "october_night")),
+]
 
 
 def _gm_bench(*args: str, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess:
@@ -46,16 +55,19 @@ def test_gm_bench_quick_prints_every_figure_as_a_number():
         pytest.skip(reason)
     env = {**os.environ, "DATABASE_URL": worker_database_url(), "CELERY_BROKER_URL": str(settings.CELERY_BROKER_URL),
            "DJANGO_SETTINGS_MODULE": "gm.settings"}
-    done = _gm_bench("--json", "--quick", env=env, timeout=240)
+    done = _gm_bench("--json", "--quick", env=env, timeout=480)
     assert done.returncode == 0, done.stderr[-3000:]
     out = json.loads(done.stdout)
-    for key in KEYS:
+    for key in KEYS + FLOOR_KEYS:
         value = out.get(key)
         assert isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value), (key, value)
     assert all(isinstance(v, int | float) for v in out.values())
     assert out["order_submit_errors"] == 0  # every submit answered 201
     assert out["worker_resolutions"] >= figures.QUICK.rss_resolutions
     assert out["game_page_queries_player"] > 0 and out["resolution_16p_queries"] > 0
+    # Issue 25: the game page's query count is the same at every size (posts, phases, rooms) and within 15.
+    assert out["page_queries_equal"] == 1 and out["page_queries_max"] <= 15, out
+    assert max(out[f"game_page_big_queries_{v}"] for v in ("player", "master", "spectator")) <= 15, out
 
 
 def test_gm_bench_refuses_sqlite(tmp_path):

@@ -221,14 +221,17 @@ def test_BW_24_a_phase_closed_early_is_resolved_by_the_worker_at_once_and_once(m
 # -- 2. racing sweeps and workers ------------------------------------------------------------------------
 
 
-def test_exactly_once_race_8_threads_2_workers_200_rounds(master, players, celery_procs, session_queue):
+@pytest.mark.parametrize("worker_count,rounds", [(2, 200), (4, 60)], ids=["2_workers_200_rounds", "4_workers"])
+def test_exactly_once_race_8_threads_2_workers_200_rounds(master, players, celery_procs, session_queue,
+                                                          worker_count, rounds):
     """3 games, 200 rounds: each round every game's phase is made due, then 8 threads sweep at the same moment
     while 2 real workers get two ``phase_resolve_task`` messages per phase. Every phase is claimed once and
     resolved once (one ``core.phase_resolved`` and one ``core.trace`` entry), ordinals stay contiguous, and the
-    resolutions the sweeps report plus those the workers log add up to exactly one per phase."""
-    rounds, threads, copies = 200, 8, 2
+    resolutions the sweeps report plus those the workers log add up to exactly one per phase. Issue 25's scale-out:
+    the same with 4 worker processes (60 rounds)."""
+    threads, copies = 8, 2
     started = time.monotonic()
-    w1, w2 = celery_procs.worker(wait=False), celery_procs.worker(wait=False)
+    workers = [celery_procs.worker(wait=False) for _ in range(worker_count)]
     games = []
     for g in range(3):
         game = services.game_create(master=master, module="tally", title=f"Race {g}", options={"rounds": 1000},
@@ -238,7 +241,7 @@ def test_exactly_once_race_8_threads_2_workers_200_rounds(master, players, celer
             services.seat_join(game=game, user=user, display_name=f"Seat{i}")
         services.game_start(game=game, actor=master)
         games.append(game)
-    celery_procs.wait_ready(w1, w2)
+    celery_procs.wait_ready(*workers)
     game_ids = [g.pk for g in games]
     errors: list[str] = []
     swept: list[int] = []  # phase ids the threads' sweeps report as resolved by them
@@ -323,13 +326,12 @@ def test_exactly_once_race_8_threads_2_workers_200_rounds(master, players, celer
 
     # Drain: every message was consumed, and the workers logged a result for each (most are no-ops: False).
     def drained():
-        done = len(succeeded(w1, "gm.core.tasks.phase_resolve_task")) + len(
-            succeeded(w2, "gm.core.tasks.phase_resolve_task"))
+        done = sum(len(succeeded(w, "gm.core.tasks.phase_resolve_task")) for w in workers)
         return queue_length(session_queue) == 0 and done == sent
 
     wait_until(drained, timeout=60, interval=0.2,
                message=lambda: f"queue not drained ({queue_length(session_queue)} waiting):\n{celery_procs.report(30)}")
-    by_workers = [succeeded(w, "gm.core.tasks.phase_resolve_task").count("True") for w in (w1, w2)]
+    by_workers = [succeeded(w, "gm.core.tasks.phase_resolve_task").count("True") for w in workers]
 
     resolved_total = rounds * len(games)
     for game in games:
@@ -348,7 +350,7 @@ def test_exactly_once_race_8_threads_2_workers_200_rounds(master, players, celer
     assert len(swept) == len(set(swept)), "a sweeper reported a phase another already resolved"
     assert len(swept) + sum(by_workers) == resolved_total, (len(swept), by_workers)
     assert not errors, "\n".join(errors)
-    assert_clean_log(w1, w2)
+    assert_clean_log(*workers)
     print(f"\nrace: {rounds} rounds x {len(games)} games = {resolved_total} phases resolved once each "
           f"(sweep threads {len(swept)}, workers {by_workers}); {sent} resolve tasks sent; "
           f"race {race_seconds:.1f}s, slowest round {slowest_round * 1000:.0f}ms, "

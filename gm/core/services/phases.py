@@ -7,18 +7,19 @@ import logging
 import time
 import uuid
 from collections.abc import Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import F, JSONField, OuterRef, Q, Subquery
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from ..models import Game, LogEntry, Phase
-from .base import Clock, latest_orders, task
+from ..models import Game, LogEntry, Order, Phase, Seat
+from .base import Clock, task
 from .outage import outage_recover, sweep_succeeded
 from .resolution import canonical_json, phase_snapshot, resolution_apply, resolution_data, run_engine
 from .review import hold, publish_due
@@ -91,7 +92,9 @@ def _game_write(game: Game, before: Mapping[str, Any]) -> None:
     state = game.state
     if connection.vendor != "postgresql" or not constant or any(
             (k in state) != (k in before) or state.get(k) != before.get(k) for k in constant):
-        game.save(update_fields=["state", "status", "finished_at", "outcome"])
+        # An UPDATE, not save(update_fields=…): save reads the row count back, which the pipeline holds until its end.
+        Game.objects.filter(pk=game.pk).update(state=state, status=game.status, finished_at=game.finished_at,
+                                               outcome=game.outcome)
         return
     table = connection.ops.quote_name(Game._meta.db_table)
     kept = [k for k in constant if k in state]
@@ -101,6 +104,34 @@ def _game_write(game: Game, before: Mapping[str, Any]) -> None:
                      f"FROM jsonb_each({table}.state) AS c WHERE c.key = ANY(%s)) || %s::jsonb",
                      [kept, json.dumps(rest, ensure_ascii=False)]),
         status=game.status, finished_at=game.finished_at, outcome=game.outcome)
+
+
+def _pipeline() -> AbstractContextManager:
+    """On PostgreSQL with psycopg 3 (libpq ≥ 14), the connection's pipeline mode: the resolution's writes go out
+    without waiting for each answer (only a statement whose result is read — the next phase's id — waits), so they
+    cost a round trip or two instead of one each (issue 25); elsewhere nothing. An error still surfaces inside the
+    transaction, which then rolls back whole."""
+    if connection.vendor != "postgresql":
+        return nullcontext()
+    raw = connection.connection
+    try:
+        import psycopg
+    except ImportError:  # psycopg2: no pipeline mode
+        return nullcontext()
+    if not isinstance(raw, psycopg.Connection) or not psycopg.Pipeline.is_supported():
+        return nullcontext()
+    return raw.pipeline()
+
+
+def _seats_and_orders(game: Game, phase: Phase) -> tuple[list[Seat], dict[int, Any]]:
+    """``game``'s seats in ring order, locked (only their rows), and the orders that count in ``phase`` — as
+    :func:`~gm.core.services.base.latest_orders` gives them (FM-5.6: each seat's last version; withdrawn orders and
+    seats that are dead or not among the phase's actors dropped) — in one query."""
+    last = Order.objects.filter(phase_id=phase.pk, seat_id=OuterRef("pk")).order_by("-version").values("payload")[:1]
+    seats = list(game.seats.select_for_update(of=("self",))
+                 .annotate(gm_last_order=Subquery(last, output_field=JSONField())).order_by("position"))
+    allowed = {s.pk for s in seats if s.alive and (phase.actors is None or s.pk in phase.actors)}
+    return seats, {s.pk: s.gm_last_order for s in seats if s.gm_last_order is not None and s.pk in allowed}
 
 
 def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.now) -> Phase | None:
@@ -117,13 +148,15 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         phase = Phase.objects.select_for_update().get(pk=phase_id)
         if phase.status != Phase.Status.RESOLVING or phase.claim_token != token:
             return None
-        game = Game.objects.select_for_update().get(pk=phase.game_id)
+        # With its long-game options (the deadline grid of the next phase reads them): not one more query later.
+        # Only the game's row is locked (``of``): a locking join locks in plan order (tests/…/test_lock_order.py).
+        game = Game.objects.select_for_update(of=("self",)).select_related("life").get(pk=phase.game_id)
         if game.is_over:  # defence in depth: nothing resolves in a finished or aborted game
             return None
         now = clock()
-        # Locked so that an optimistic seat edit (Hand reorder) can't commit between this read and our write.
-        seats = list(game.seats.select_for_update().order_by("position"))
-        orders = latest_orders(phase, seats)
+        # Locked so that an optimistic seat edit (Hand reorder) can't commit between this read and our write; each
+        # with its last order version in the same query (issue 25: fewer round trips inside the transaction).
+        seats, orders = _seats_and_orders(game, phase)
         snapshot = phase_snapshot(game, seats)
         if (phase.state or {}).get("dice"):  # fixed dice (``interventions.phase_dice_fix``) go into the input
             snapshot["dice"] = phase.state["dice"]
@@ -137,18 +170,19 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         body = canonical_json(stored)  # hashed, and on PostgreSQL stored as it is (not encoded twice)
         phase.result_digest = hashlib.sha256(body.encode()).hexdigest()
         phase.result = stored
-        _phase_write_resolved(phase, result_json=body)
+        with _pipeline():  # the writes below wait for no answer but the next phase's id
+            _phase_write_resolved(phase, result_json=body)
 
-        def trace() -> LogEntry:
-            # Written with the resolution's other entries: the duration runs up to that insert (engine and apply).
-            duration_ms = round((time.perf_counter() - started) * 1000, 1)
-            return LogEntry(game=game, phase=phase, visibility="master", kind="core.trace",
-                            data={"duration_ms": duration_ms, "orders": len(orders), "claims": phase.claims},
-                            created_at=now)
+            def trace() -> LogEntry:
+                # Written with the resolution's other entries: the duration runs up to that insert (engine and apply).
+                duration_ms = round((time.perf_counter() - started) * 1000, 1)
+                return LogEntry(game=game, phase=phase, visibility="master", kind="core.trace",
+                                data={"duration_ms": duration_ms, "orders": len(orders), "claims": phase.claims},
+                                created_at=now)
 
-        before = game.state
-        resolution_apply(game=game, phase=phase, seats=seats, result=result, now=now, trace=trace)
-        _game_write(game, before)
+            before = game.state
+            resolution_apply(game=game, phase=phase, seats=seats, result=result, now=now, trace=trace)
+            _game_write(game, before)
         task("gm.core.tasks.phase_notify_task").delay_on_commit(phase.pk)
     logger.info(
         "phase resolved",

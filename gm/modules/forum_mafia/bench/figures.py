@@ -52,12 +52,23 @@ class Sizes:
     rss_games: int
     think_s: float
     balance_games: int = 1000
+    #: issue 25: interleaved samples per figure against its floor, and the sizes of the growth figures.
+    floor_runs: int = 30
+    growth_runs: int = 15
+    page_floor_runs: int = 15
+    page_posts: tuple[int, ...] = (100, 1000, 10000)
+    page_phase_counts: tuple[int, ...] = (10, 60)
+    page_rooms: tuple[int, ...] = (0, 40)
+    big_page: tuple[int, int, int, int] = (60, 2000, 300, 40)  # phases, posts, private messages, rooms
+    growth_players: tuple[int, ...] = (8, 16, 32, 40)
 
 
 FULL = Sizes(engine_runs=300, resolution_phases=30, page_phases=20, page_runs=15, clients=50, requests_per_client=10,
              lateness_games=500, lateness_window_s=60, rss_resolutions=1000, rss_games=10, think_s=1.0)
 QUICK = Sizes(engine_runs=20, resolution_phases=2, page_phases=20, page_runs=2, clients=4, requests_per_client=2,
-              lateness_games=6, lateness_window_s=2, rss_resolutions=10, rss_games=2, think_s=0.05, balance_games=20)
+              lateness_games=6, lateness_window_s=2, rss_resolutions=10, rss_games=2, think_s=0.05, balance_games=20,
+              floor_runs=3, growth_runs=2, page_floor_runs=2, page_posts=(20, 60), page_phase_counts=(2, 4),
+              page_rooms=(0, 4), big_page=(4, 60, 10, 4), growth_players=(8, 40))
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -435,6 +446,36 @@ def worker_rss(people: People, procs, *, resolutions: int, games: int) -> dict[s
     return {"rss_mb": rss, "rss_mb_start": rss_start, "resolutions": done, "per_second": done / elapsed}
 
 
+# -- issue 25: against the floors --------------------------------------------------------------------------------
+
+
+def against_floors(people: People, sizes: Sizes, progress: Callable[[str], None]) -> dict[str, float]:
+    """Issue 25's figures, each interleaved with its floor in this run (:mod:`gm.modules.forum_mafia.bench.floors`):
+    every registered module's resolution against the database floor, forum Mafia's growth from 8 to 40 players,
+    the game page's growth with posts, phases and rooms, and a big game's page, against a bare view.
+    ``resolution_16p_ms_median`` becomes the interleaved figure (the one the floor ratio is taken of)."""
+    from gm.core import registry
+
+    from . import floors
+
+    out: dict[str, float] = {}
+    slugs = sorted(m.slug for m in registry.all_modules())
+    progress(f"resolutions against the database floor ({', '.join(slugs)}), {sizes.floor_runs} runs")
+    res = floors.resolutions(people, runs=sizes.floor_runs, slugs=slugs)
+    out |= res
+    out["resolution_16p_ms_median"] = res["resolution_ms_median_forum_mafia"]
+    progress(f"resolution growth {sizes.growth_players} players")
+    out |= floors.resolution_growth(people, runs=sizes.growth_runs, sizes=sizes.growth_players)
+    progress("page growth with posts, phases and rooms, against a bare view")
+    out |= floors.page_growth(people, runs=sizes.page_floor_runs, posts=sizes.page_posts,
+                              phases=sizes.page_phase_counts, rooms=sizes.page_rooms)
+    phases, posts, private, rooms = sizes.big_page
+    progress(f"big game page ({phases} phases, {posts} posts, {private} private messages, {rooms} rooms)")
+    out |= floors.big_page(people, runs=sizes.page_floor_runs, phases=phases, posts=posts, private=private,
+                           rooms=rooms)
+    return out
+
+
 # -- all of them ----------------------------------------------------------------------------------------------
 
 
@@ -462,9 +503,11 @@ def balance_report(*, games: int, players: int = 16) -> dict[str, float]:
             "workers": workers}
 
 
-def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda text: None) -> dict[str, float]:
+def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda text: None,
+            long: bool = False) -> dict[str, float]:
     """Every figure of ``manage.py gm_bench`` on the connected (scratch) database; the keys of the issue plus a few
-    more (all numbers)."""
+    more (all numbers). ``long``: also issue 25's long figures (:func:`gm.modules.forum_mafia.bench.scale.run_long`,
+    tiny when ``sizes`` is :data:`QUICK`)."""
     began = time.monotonic()
     people = People()
     out: dict[str, float] = {"quick": int(sizes != FULL)}
@@ -499,6 +542,9 @@ def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda tex
     for viewer, figures in page.items():
         out |= {f"game_page_queries_{viewer}": figures["queries"], f"game_page_ms_median_{viewer}": figures["median"]}
 
+    out["resolution_16p_ms_median_alone"] = out["resolution_16p_ms_median"]  # before issue 25: not interleaved
+    out |= against_floors(people, sizes, progress)
+
     progress(f"order submit, {sizes.clients} clients against gunicorn")
     orders = order_submit(people, procs, clients=sizes.clients, requests_per_client=sizes.requests_per_client,
                           think_s=sizes.think_s)
@@ -516,5 +562,10 @@ def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda tex
     rss = worker_rss(people, procs, resolutions=sizes.rss_resolutions, games=sizes.rss_games)
     out |= {"worker_rss_mb_after_1000": rss["rss_mb"], "worker_rss_mb_start": rss["rss_mb_start"],
             "worker_resolutions": rss["resolutions"], "worker_resolutions_per_s": rss["per_second"]}
+    if long:
+        from . import scale
+
+        procs.stop_all()
+        out |= scale.run_long(people, procs, quick=sizes != FULL, progress=progress)
     out["total_s"] = time.monotonic() - began
     return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in out.items()}

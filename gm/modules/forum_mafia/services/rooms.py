@@ -351,25 +351,44 @@ def may_read(viewer: visibility.Viewer, members: Iterable[int]) -> bool:
 def _phase_ordinal(game: Game, now: datetime) -> int | None:
     """The ordinal rooms are judged by: the phase accepting input; one past an unresolved phase whose deadline has
     passed (its time is over); ``None`` when the game has no unresolved phase."""
-    phase = Phase.objects.filter(game_id=game.pk).exclude(status=Phase.Status.RESOLVED).first()
+    phase = (page_memo.unresolved_phase(game) if page_memo.active()
+             else Phase.objects.filter(game_id=game.pk).exclude(status=Phase.Status.RESOLVED).first())
     if phase is None:
         return None
     accepting = phase.status == Phase.Status.OPEN and (phase.deadline > now or game.paused_at is not None)
     return phase.ordinal if accepting else phase.ordinal + 1
 
 
-def _closed_reason(game: Game, state: Mapping[str, Any], until: int | None, ordinal: int | None) -> str:
+def _phase_labels(game: Game, ordinals: Iterable[int | None]) -> dict[int, str]:
+    """Ordinal → label of ``game``'s phases among ``ordinals`` (the rooms' closing phases): one query for every
+    room of a page, and each phase's label reads the game already loaded, not one more query per room."""
+    wanted = {int(o) for o in ordinals if o is not None}
+    if not wanted:
+        return {}
+    labels = {}
+    phases = ([p for p in page_memo.phases(game) if p.ordinal in wanted] if page_memo.active() else
+              Phase.objects.filter(game_id=game.pk, ordinal__in=wanted).only("id", "game_id", "ordinal", "kind",
+                                                                              "number"))
+    for phase in phases:
+        phase.game = game
+        labels[phase.ordinal] = phase.label
+    return labels
+
+
+def _closed_reason(game: Game, state: Mapping[str, Any], until: int | None, ordinal: int | None,
+                   labels: Mapping[int, str] | None = None) -> str:
     if game.status != Game.Status.RUNNING or ordinal is None:
         return gettext("The game is not running: rooms are read-only.")
     if until is not None and ordinal > until:
-        phase = Phase.objects.filter(game_id=game.pk, ordinal=until).first()
-        label = phase.label if phase is not None else str(until)
+        if labels is None:
+            labels = _phase_labels(game, [until])
+        label = labels.get(int(until), str(until))
         return gettext("This room closed when %(phase)s ended: it is read-only now (FM-9.3).") % {"phase": label}
     return ""
 
 
 def _room(viewer: visibility.Viewer, slug: str, state: Mapping[str, Any], seats: Mapping[int, Seat],
-          ordinal: int | None) -> Room:
+          ordinal: int | None, labels: Mapping[int, str] | None = None) -> Room:
     game = viewer.game
     members = [m for m in state.get("members") or [] if m in seats]
     until = state.get("until")
@@ -381,7 +400,7 @@ def _room(viewer: visibility.Viewer, slug: str, state: Mapping[str, Any], seats:
     return Room(slug=slug, key=slug.removeprefix(SLUG_PREFIX), day=day, number=number,
                 members=[{"id": m, "name": seats[m].display_name, "alive": seats[m].alive} for m in members],
                 lasting=until is None, until=until, open=is_open, may_post=may_post,
-                closed_reason="" if is_open else _closed_reason(game, state, until, ordinal))
+                closed_reason="" if is_open else _closed_reason(game, state, until, ordinal, labels))
 
 
 def room_list(viewer: visibility.Viewer, *, clock: Clock = timezone.now) -> list[Room]:
@@ -389,18 +408,26 @@ def room_list(viewer: visibility.Viewer, *, clock: Clock = timezone.now) -> list
     each with its post count."""
     game = viewer.game
     states = _states(game)
-    if not states or not (viewer.sees_everything or viewer.seat is not None):
+    if not (viewer.sees_everything or viewer.seat is not None):
         return []
     readable = {slug: st for slug, st in states.items() if may_read(viewer, st.get("members") or [])}
+    if page_memo.active():
+        # The game page: one query for the panel whether the game has no room or forty (issue 25: the page's query
+        # count does not depend on its size); only the readable rooms' counts are used.
+        counts = page_memo.remember(("fm_room_counts", game.pk), lambda: dict(
+            RoomPost.objects.filter(game_id=game.pk).values("room").annotate(n=Count("id")).values_list("room", "n")))
+    elif readable:
+        counts = dict(RoomPost.objects.filter(game_id=game.pk, room__in=list(readable)).values("room")
+                      .annotate(n=Count("id")).values_list("room", "n"))
     if not readable:
         return []
-    seats = {s.pk: s for s in Seat.objects.filter(game_id=game.pk)}
+    # The game page's one load of the seats (page_memo), not one more query for its rooms panel.
+    seats = {s.pk: s for s in (page_memo.seats(game) if page_memo.active() else Seat.objects.filter(game_id=game.pk))}
     ordinal = _phase_ordinal(game, clock())
-    counts = dict(RoomPost.objects.filter(game_id=game.pk, room__in=list(readable)).values("room")
-                  .annotate(n=Count("id")).values_list("room", "n"))
+    labels = _phase_labels(game, [st.get("until") for st in readable.values()]) if ordinal is not None else {}
     out = []
     for slug, st in readable.items():
-        room = _room(viewer, slug, st, seats, ordinal)
+        room = _room(viewer, slug, st, seats, ordinal, labels)
         room.post_count = counts.get(slug, 0)
         out.append(room)
     return sorted(out, key=lambda r: (-r.day, r.number))

@@ -314,12 +314,26 @@ def resolution_trace(viewer: visibility.Viewer) -> list[dict]:
     return phases
 
 
+#: How many of the newest phases the game page's private results cover (issue 25: the page's cost does not grow with
+#: the game's length); the master's console reports as many.
+RESULT_PHASES = 12
+
+
+def _result_window(viewer: visibility.Viewer) -> set[int] | None:
+    """On the game page (``page_memo.reading``) of a game with more than :data:`RESULT_PHASES` phases: the ids of its
+    newest ones; else ``None`` (every phase)."""
+    if not page_memo.active():
+        return None
+    phases = page_memo.phases(viewer.game)
+    return {p.pk for p in phases[-RESULT_PHASES:]} if len(phases) > RESULT_PHASES else None
+
+
 def private_results(viewer: visibility.Viewer) -> list[dict]:
     """What the viewer's own seat was told, per phase, newest first: his seat's entries and his groups' (e.g. the
     Mafia's), each as ``{"text", "group", "kind"}``, and ``order``: the order of his that counted in that phase
     (FM-5.6: its last version) in words, or ``None`` — for resolved phases only (the open phase's order is on the
     order form). Empty without a seat; never another seat's entries or orders, even after the game (when the
-    visibility layer would show them)."""
+    visibility layer would show them). On the game page, the newest :data:`RESULT_PHASES` phases only."""
     seat = viewer.seat
     if seat is None:
         return []
@@ -328,6 +342,9 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
                .filter(Q(visibility=LogEntry.Visibility.SEAT, seat=seat)
                        | Q(visibility=LogEntry.Visibility.GROUP, group__in=groups))
                .order_by("-phase__ordinal", "created_at", "id"))
+    window = _result_window(viewer)
+    if window is not None:
+        entries = entries.filter(phase_id__in=window)
     phases: list[dict] = []
     group_names: dict[str, str] = {}  # group slug → its name in the viewer's language (FM-9.3 rooms, the Mafia)
     for entry in entries:
@@ -342,7 +359,7 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
     by_key = {p["key"]: p for p in phases}
     last: dict[int, Order] = {}
     for order in visibility.seat_orders(viewer):  # the game page's one load of the seat's orders
-        if order.phase.status == Phase.Status.RESOLVED:
+        if order.phase.status == Phase.Status.RESOLVED and (window is None or order.phase_id in window):
             last[order.phase_id] = order
     names = page_memo.seat_names(viewer.game)
     module = viewer.game.game_module

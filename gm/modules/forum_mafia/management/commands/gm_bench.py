@@ -1,4 +1,5 @@
-"""``manage.py gm_bench [--json] [--quick] [--keep-logs]`` — the forum Mafia benchmarks of issue 9 on PostgreSQL.
+"""``manage.py gm_bench [--json] [--quick] [--long] [--keep-logs]`` — the forum Mafia benchmarks (issues 9, 25)
+on PostgreSQL.
 
 Figures (medians and p95 over repeated runs; see :mod:`gm.modules.forum_mafia.bench.figures`):
 
@@ -15,6 +16,13 @@ Figures (medians and p95 over repeated runs; see :mod:`gm.modules.forum_mafia.be
 * the balance report (issue 24 item 4): 1,000 bot games of forum Mafia's 16-player default on the pure engine, one
   process per CPU (``balance_1000_fm16_s`` wall clock, ``balance_1000_fm16_cpu_s`` CPU seconds in all; ``--quick``
   plays 20).
+* issue 25, each against a floor measured in the same run, interleaved (:mod:`~gm.modules.forum_mafia.bench.floors`):
+  every module's resolution against the raw-SQL database floor of its write shape (``pg_floor_ms``,
+  ``resolution_floor_ratio_<slug>``), forum Mafia from 8 to 40 players, the game page at 100 to 10,000 posts, 10 and
+  60 phases, 0 and 40 rooms and on a big game against a bare authenticated view (``page_floor_ms``);
+* with ``--long`` (:mod:`~gm.modules.forum_mafia.bench.scale`): 5,000 games on time with 4 workers, worker scaling
+  1 → 4, 200 clients submitting orders against the same gunicorn's bare view, a worker's memory from 1,000 to 10,000
+  resolutions.
 
 The command never touches the site's data: it creates a scratch database next to the configured one (its name
 plus ``_gm_bench``; one left by an interrupted run is dropped first), migrates it, runs everything there (the child
@@ -50,6 +58,21 @@ GOALS = {
     "balance_1000_fm16_s": 60.0,  # issue 24 item 4: 1,000 bot games of the 16-player default in under a minute
 }
 
+#: Issue 25's goals, each a ratio against a floor of the same run: key → the bound it must stay at or below.
+RATIO_GOALS = {
+    "resolution_16p_floor_ratio": 2.0,
+    "resolution_growth_40_over_8": 2.0,
+    "page_growth_10000_over_100": 1.3,
+    "game_page_big_floor_ratio_player": 4.0,
+    "game_page_big_floor_ratio_master": 6.0,
+    "game_page_big_floor_ratio_spectator": 3.0,
+    "game_page_big_queries_player": 15,
+    "game_page_big_queries_master": 15,
+    "game_page_big_queries_spectator": 15,
+}
+#: … and those that must stay at or above (``--long`` only).
+RATIO_FLOORS = {"worker_scaling_4_over_1": 3.5, "order_submit_rps_over_bare": 0.5}
+
 
 def goals_missed(figures: dict) -> list[str]:
     """The goals ``figures`` misses, in words (empty when every goal is met)."""
@@ -63,6 +86,12 @@ def goals_missed(figures: dict) -> list[str]:
 
     for module in registry.all_modules():  # every game's own goals (GameModule.bench_goals_missed)
         missed.extend(module.bench_goals_missed(figures))
+    for key, bound in RATIO_GOALS.items():  # issue 25: ratios against floors measured in the same run
+        if key in figures and figures[key] > bound:
+            missed.append(f"{key} = {figures[key]} > {bound}")
+    for key, bound in RATIO_FLOORS.items():
+        if key in figures and figures[key] < bound:
+            missed.append(f"{key} = {figures[key]} < {bound}")
     return missed
 
 
@@ -72,10 +101,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--json", action="store_true", dest="as_json", help="print one JSON object")
         parser.add_argument("--quick", action="store_true", help="tiny sizes: checks the machinery, not the speed")
+        parser.add_argument("--long", action="store_true",
+                            help="also issue 25's long figures: 5,000 games on time with 4 workers, worker scaling, "
+                                 "200 clients against gunicorn, worker memory from 1,000 to 10,000 resolutions "
+                                 "(about 20 minutes; with --quick in tiny sizes)")
         parser.add_argument("--keep-logs", action="store_true",
                             help="keep the child processes' logs (their directory is printed on stderr)")
 
-    def handle(self, *args, as_json: bool = False, quick: bool = False, keep_logs: bool = False, **options):
+    def handle(self, *args, as_json: bool = False, quick: bool = False, keep_logs: bool = False, long: bool = False,
+               **options):
         from ...bench import figures
 
         if connection.vendor != "postgresql":
@@ -90,7 +124,7 @@ class Command(BaseCommand):
         level = quiet.level
         quiet.setLevel(logging.WARNING)  # the resolution's log line, once per phase, is not the output
         try:
-            results = self._run(sizes, progress, keep_logs)
+            results = self._run(sizes, progress, keep_logs, long=long)
         finally:
             quiet.setLevel(level)
         if as_json:
@@ -98,12 +132,14 @@ class Command(BaseCommand):
             return
         width = max(map(len, results))
         for key, value in results.items():
-            bound = GOALS.get(key)
-            self.stdout.write(f"{key:<{width}}  {value}" + (f"  (goal ≤ {bound})" if bound is not None else ""))
+            bound = GOALS.get(key, RATIO_GOALS.get(key))
+            goal = (f"  (goal ≤ {bound})" if bound is not None else
+                    f"  (goal ≥ {RATIO_FLOORS[key]})" if key in RATIO_FLOORS else "")
+            self.stdout.write(f"{key:<{width}}  {value}{goal}")
         missed = goals_missed(results)
         self.stdout.write("goals missed: " + ("; ".join(missed) if missed else "none"))
 
-    def _run(self, sizes, progress, keep_logs: bool) -> dict:
+    def _run(self, sizes, progress, keep_logs: bool, *, long: bool = False) -> dict:
         from gm.core.processes import CeleryProcesses, database_url
 
         from ...bench import figures
@@ -123,7 +159,7 @@ class Command(BaseCommand):
         previous_queue = app.conf.task_default_queue
         app.conf.task_default_queue = queue
         try:
-            return figures.run_all(sizes=sizes, procs=procs, progress=progress)
+            return figures.run_all(sizes=sizes, procs=procs, progress=progress, long=long)
         except Exception as exc:
             raise CommandError(f"gm_bench failed: {exc}\n{procs.report(30)}") from exc
         finally:
