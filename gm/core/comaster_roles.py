@@ -18,6 +18,9 @@ _CACHE = "_gm_comasters"
 def comasters_of(game: Game) -> dict[int, CoMaster]:
     """User id → :class:`CoMaster` row of ``game`` (with its user), loaded once per game instance."""
     cached = getattr(game, _CACHE, None)
+    if cached is None and getattr(game, "gm_has_comasters", None) is False:  # known from the game's own query
+        cached = {}
+        setattr(game, _CACHE, cached)
     if cached is None:
         cached = {c.user_id: c for c in CoMaster.objects.filter(game_id=game.pk).select_related("user__profile")}
         setattr(game, _CACHE, cached)
@@ -28,6 +31,7 @@ def forget(game: Game) -> None:
     """Drop the co-masters :func:`comasters_of` keeps on ``game`` (after a change)."""
     if hasattr(game, _CACHE):
         delattr(game, _CACHE)
+    game.gm_has_comasters = None  # the game query's answer is stale too
 
 
 def master_role(game: Game, user: Any) -> str | None:

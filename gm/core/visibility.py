@@ -123,11 +123,20 @@ def _reviews(user, game: Game) -> bool:
 def game_or_404(user, pk, *, module: str | None = None, uses_cards: bool = False) -> Game:
     """The game ``pk`` if ``user`` may see it (and it is of ``module`` / a card game when asked); raises ``Http404``
     otherwise, so a draft is not even revealed to exist."""
+    # The long-game options (``life``) come along: the game page reads them in several places. Whether the game has
+    # co-masters or an open takeover offer comes along too, so the pages of a game without them (nearly every game)
+    # do not ask (``comaster_roles.comasters_of``, ``comaster_takeover.open_offer``).
+    from django.db.models import Exists, OuterRef
     from django.http import Http404
     from django.utils.translation import gettext as _
 
-    # The long-game options (``life``) come along: the game page reads them in several places.
-    game = Game.objects.select_related("master__profile", "life").filter(pk=pk).first()
+    from .models import CoMaster, TakeoverOffer
+
+    game = (Game.objects.select_related("master__profile", "life")
+            .annotate(gm_has_comasters=Exists(CoMaster.objects.filter(game=OuterRef("pk"))),
+                      gm_has_open_offer=Exists(TakeoverOffer.objects.filter(game=OuterRef("pk"),
+                                                                            closed_at__isnull=True)))
+            .filter(pk=pk).first())
     if (game is None or not can_see_game(user, game) or (module is not None and game.module != module)
             or (uses_cards and not getattr(game.game_module, "uses_cards", False))):
         raise Http404(_("No such game."))

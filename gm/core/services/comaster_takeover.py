@@ -114,6 +114,8 @@ def takeover_sweep(*, clock: Clock = timezone.now) -> TakeoverReport:
 
 def open_offer(game: Game) -> TakeoverOffer | None:
     """The game's open takeover offer, or ``None``."""
+    if getattr(game, "gm_has_open_offer", None) is False:  # known from the game's own query (the pages' game)
+        return None
     return TakeoverOffer.objects.filter(game_id=game.pk, closed_at__isnull=True).first()
 
 
