@@ -1,0 +1,92 @@
+"""Accessibility (issue 24 item 7): every page kind of the site and of forum Mafia passes an axe-core audit in
+Chromium with no serious or critical violation, in English on a desktop (1280 px, light scheme) and in Russian on a
+phone (375 px, dark scheme). The other modules' pages: ``test_axe_modules.py`` (a second file, so that
+pytest-xdist's ``--dist loadfile`` runs the two walks side by side).
+
+The games are the developer demo (``manage.py gm_demo``: forum Mafia in signup and in Night 1, and every other
+module's demo game) plus a seven-player forum Mafia table played into Day 1 (a dead player, the graveyard on, two
+votes in the Veche, a chat room), built once for the file (``tests/browser/axe_site.py``). Each page kind names who
+looks at it: a seated player, the master, a spectator (a logged-in user without a seat) or an anonymous visitor.
+
+Not audited: the API's Swagger UI (``/api/docs/``) and ReDoc pages — third-party single-page apps served as they
+are, not templates of this site — and the Django admin (Django's own templates).
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.axe_site import GAME_PAGES, build_site, check_page, close_contexts, game_cases, params
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
+
+
+def _site_cases() -> list[tuple]:
+    """The pages outside a game: ``(case name, None, viewer, path)``."""
+    pages = {
+        "lobby-anonymous": (None, "/"),
+        "lobby-player": ("player1", "/?module=forum_mafia"),
+        "signup": (None, "/accounts/signup/"),
+        "login": (None, "/accounts/login/"),
+        "password-reset": (None, "/accounts/password/reset/"),
+        "profile": ("player1", "/accounts/profile/"),
+        "account-delete": ("player1", "/accounts/delete/"),
+        "api-token": ("player1", "/accounts/api-token/"),
+        "bot-guide": ("player1", "/api/bots/"),
+        "inbox": ("player1", "/inbox/"),
+        "my-games": ("player1", "/my-games/"),
+        "away": ("player1", "/away/"),
+        "standby-board": (None, "/standby/"),
+        "rules-index": (None, "/rules/"),
+        "new-game": ("master", "/games/new/"),
+    }
+    for module in ("forum_mafia", "onuw", "bloodwood", "blood_vengeance", "october_night"):
+        pages[f"new-game-{module}"] = ("master", f"/games/new/?module={module}")
+    return [(f"site-{kind}", None, viewer, path) for kind, (viewer, path) in pages.items()]
+
+
+def _rules_cases() -> list[tuple]:
+    """Each rules page (long documents in one language: audited in one look)."""
+    from gm.core import rules
+
+    return [(f"rules-{doc.slug}", None, None, doc.url) for doc in rules.documents()]
+
+
+#: The pages of the core that every module's game shares, audited on the richest game (forum Mafia's Day 1), and
+#: forum Mafia's own pages: ``(case name, game key, viewer, path)``.
+FM_CASES = [
+    ("fm_day-console-life", "fm_day", "master", "/games/{pk}/console/life/"),
+    ("fm_day-phase-index", "fm_day", "player", "/games/{pk}/phases/"),
+    ("fm_day-iso-seat", "fm_day", "spectator", "/games/{pk}/iso/{seat}/"),
+    ("fm_day-iso-master", "fm_day", None, "/games/{pk}/iso/master/"),
+    ("fm_day-votes", "fm_day", "spectator", "/games/{pk}/votes/?phase=3"),
+    ("fm_day-graveyard", "fm_day", "dead", "/games/{pk}/graveyard/"),
+    ("fm_day-veche", "fm_day", "player", "/games/{pk}/fm/veche/"),
+    ("fm_day-room", "fm_day", "member", "/games/{pk}/fm/rooms/room:0-1/"),
+    ("fm_day-game-dead", "fm_day", "dead", "/games/{pk}/"),
+    ("fm_night-my-cards", "fm_night", "player", "/games/{pk}/cards/"),
+    ("fm_signup-signup-form", "fm_signup", "spectator", "/games/{pk}/fm/signup/"),
+    ("fm_signup-game-page", "fm_signup", None, "/games/{pk}/"),
+    ("fm_signup-game-page-signed", "fm_signup", "player1", "/games/{pk}/"),
+    ("fm_signup-console", "fm_signup", "master", "/games/{pk}/console/"),
+]
+
+
+@pytest.fixture(scope="module")
+def site(django_db_setup, django_db_blocker):
+    """The live server and the games, built once for this file (see ``axe_site``)."""
+    yield from build_site(django_db_blocker, fm_day=True)
+
+
+@pytest.fixture(scope="module")
+def browser(site, chromium):
+    """The browser, whose profiles (one per viewer and look) are closed before it is."""
+    yield chromium
+    close_contexts(site)
+
+
+@pytest.mark.parametrize(("game_key", "viewer", "path", "look"), [
+    *params(_site_cases()), *params(_rules_cases(), looks=("en-1280-light",)),
+    *params(game_cases(["fm_night", "fm_day"], GAME_PAGES)), *params(FM_CASES)])
+def test_page_has_no_serious_axe_violation(site, browser, game_key, viewer, path, look):
+    """axe-core (WCAG 2.2 A/AA and best practices) finds nothing serious or critical on the page."""
+    check_page(site, browser, game_key, viewer, path, look)
