@@ -147,7 +147,7 @@ def build_site(django_db_blocker, *, fm_day: bool) -> Iterator[Site]:
     played forum Mafia table too, a spectator (a user without a seat), one committed session per user, and a live
     server; at the end the database is flushed (as after a transactional test) and the card collection reloaded.
     Users: ``master``, ``player1``, ``spectator``, ``seat-<game key>`` (the first seat of each game); with
-    ``fm_day`` also ``dead`` (Boris) and ``member`` (Alice, in the room)."""
+    ``fm_day`` also ``dead`` (Boris), ``member`` (Alice, in the room) and ``voter`` (Clara, who has not voted)."""
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connections
@@ -175,7 +175,7 @@ def build_site(django_db_blocker, *, fm_day: bool) -> Iterator[Site]:
                                                                 password=PASSWORD)}
             if fm_day:
                 site.games["fm_day"], fm_users = _play_fm_day(master)
-                site.users.update(dead=fm_users["Boris"], member=fm_users["Alice"])
+                site.users.update(dead=fm_users["Boris"], member=fm_users["Alice"], voter=fm_users["Clara"])
             for key, game in site.games.items():
                 seat = game.seats.order_by("pk").first()
                 if seat is not None:
@@ -261,3 +261,22 @@ def check_page(site: Site, chromium, game_key: str | None, viewer: str | None, p
     visit(page, path)
     violations = audit(page)
     assert violations == [], f"{path} as {who or 'anonymous'} ({look}):\n" + "\n".join(violations)
+
+
+#: The focused element in words: tag, id, name, value, class and accessible name (aria-label or text).
+FOCUSED_JS = """() => { const e = document.activeElement; if (!e) return null;
+  return {tag: e.tagName.toLowerCase(), id: e.id || '', name: e.getAttribute('name') || '', value: e.value || '',
+          cls: (e.getAttribute('class') || ''), label: e.getAttribute('aria-label') || (e.textContent || '').trim(),
+          type: e.getAttribute('type') || ''}; }"""
+
+
+def tab_to(page, selector: str, *, limit: int = 400) -> list[dict]:
+    """Press Tab (only the keyboard) until the focused element matches ``selector``; returns every element the
+    focus passed through (:data:`FOCUSED_JS`), the last one the match. Fails after ``limit`` presses."""
+    passed = []
+    for _press in range(limit):
+        page.keyboard.press("Tab")
+        passed.append(page.evaluate(FOCUSED_JS))
+        if page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)", selector):
+            return passed
+    raise AssertionError(f"{limit} presses of Tab never reached {selector}; last: {passed[-5:]}")

@@ -90,3 +90,47 @@ def browser(site, chromium):
 def test_page_has_no_serious_axe_violation(site, browser, game_key, viewer, path, look):
     """axe-core (WCAG 2.2 A/AA and best practices) finds nothing serious or critical on the page."""
     check_page(site, browser, game_key, viewer, path, look)
+
+
+def test_veche_vote_by_keyboard_only_is_announced_and_counted(site, browser):
+    """A player votes in forum Mafia's Veche (FM-7) with the keyboard only: Tab to the vote's select, an arrow key
+    to a character, Tab to a punishment and Space, Tab to "Vote" and Enter. htmx swaps the Veche in; the focus
+    moves to its confirmation (a status message inside the Veche, an aria-live region) and the tally counts the
+    vote; every region htmx swaps on the page is a live region."""
+    from gm.core.models import Order
+    from tests.browser.axe_site import page_for, tab_to, visit
+
+    game = site.games["fm_day"]
+    page = page_for(site, browser, "voter", "en-1280-light")
+    visit(page, f"/games/{game.pk}/")
+    assert page.evaluate(LIVE_TARGETS_JS) == [], "htmx targets without aria-live"
+
+    before = page.locator("#fm-veche-count").inner_text()
+    tab_to(page, "#fm-vote-for")
+    page.keyboard.press("ArrowDown")  # "For peace"
+    page.keyboard.press("ArrowDown")  # the first character
+    chosen = page.evaluate("document.getElementById('fm-vote-for').value")
+    assert chosen.isdigit(), chosen
+    tab_to(page, "input[name=punishment]")
+    page.keyboard.press("Space")
+    tab_to(page, "#fm-vote-form button[value=vote]")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement && document.activeElement.matches('#fm-veche [role=status]')")
+    assert page.evaluate("document.activeElement.closest('[aria-live]').id") == "fm-veche"
+    order = Order.objects.filter(phase__game=game, seat__user=site.users["voter"]).order_by("-version").first()
+    assert order is not None and str(order.payload["vote"]["for"]) == chosen
+    assert page.locator("#fm-veche-count").inner_text() != before
+    assert page.evaluate(LIVE_TARGETS_JS) == [], "htmx targets without aria-live"
+
+
+#: The ids of the regions htmx swaps on the page (``hx-target`` of an element, or the element itself when it
+#: loads or polls) that are neither a live region nor inside one.
+LIVE_TARGETS_JS = """() => {
+  const live = '[aria-live], [role=status], [role=alert], [role=log]';
+  const out = [];
+  document.querySelectorAll('[hx-get], [hx-post]').forEach(e => {
+    const sel = e.getAttribute('hx-target');
+    const target = sel ? document.querySelector(sel) : e;
+    if (!target || !target.closest(live)) out.push(sel || e.id || e.outerHTML.slice(0, 80));
+  });
+  return out; }"""

@@ -30,3 +30,49 @@ def browser(site, chromium):
 def test_page_has_no_serious_axe_violation(site, browser, game_key, viewer, path, look):
     """axe-core (WCAG 2.2 A/AA and best practices) finds nothing serious or critical on the page."""
     check_page(site, browser, game_key, viewer, path, look)
+
+
+def test_october_night_board_and_order_form_by_keyboard_only(site, browser):
+    """A player of October Night reaches every location of the SVG board with Tab, each named by what is there
+    (OC-11.3, OC-11.5); Enter on one opens its entry in the location list; then, with the keyboard only, he picks
+    "rest" as his line and sends the order, which is saved and confirmed in a status message."""
+    from django.utils import translation
+
+    from gm.core.models import Order
+    from gm.modules.october_night.selectors import board
+    from tests.browser.axe_site import FOCUSED_JS, page_for, tab_to, visit
+
+    game = site.games["october_night"]
+    user = site.users["seat-october_night"]
+    page = page_for(site, browser, "seat-october_night", "en-1280-light")
+    visit(page, f"/games/{game.pk}/")
+    with translation.override("en"):
+        names = [loc["name"] for loc in board(game.state)["locations"]]
+
+    passed = tab_to(page, "input[name=main]")
+    on_map = [f for f in passed if "oc-map-loc" in f["cls"]]
+    assert [f["label"].split(",")[0].split(".")[0] for f in on_map] == names
+    assert any("you are here" in f["label"] for f in on_map), on_map
+
+    # Enter on a location of the board (Shift+Tab back to the last one) shows its entry of the list.
+    while "oc-map-loc" not in page.evaluate(FOCUSED_JS)["cls"]:
+        page.keyboard.press("Shift+Tab")
+    slug = page.evaluate("document.activeElement.getAttribute('href')").removeprefix("#")
+    page.keyboard.press("Enter")
+    entry = page.locator(f"#{slug}")
+    assert entry.is_visible() and page.evaluate("document.activeElement.id") == slug
+
+    # Back to the order form; the radio group of the lines is walked with the arrow keys.
+    tab_to(page, "input[name=main]")
+    for _press in range(40):
+        if page.evaluate("document.activeElement.value") == "rest":
+            break
+        page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.checked && document.activeElement.value") == "rest"
+    tab_to(page, "form.oc-order button[type=submit]")
+    page.keyboard.press("Enter")
+    page.wait_for_load_state()
+    order = Order.objects.filter(phase__game=game, seat__user=user).order_by("-version").first()
+    assert order is not None and order.payload["main"] == "rest", order and order.payload
+    assert page.locator(".messages[role=status]").is_visible()
+    assert "rest" in page.locator("#oc-current-order").inner_text().lower()
