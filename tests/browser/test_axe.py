@@ -134,3 +134,23 @@ LIVE_TARGETS_JS = """() => {
     if (!target || !target.closest(live)) out.push(sel || e.id || e.outerHTML.slice(0, 80));
   });
   return out; }"""
+
+
+def test_order_form_autosave_keeps_the_focus_and_is_announced(site, browser):
+    """Forum Mafia's night order form saves itself when a card is picked (FM-5): picked with the keyboard (Tab to a
+    card, an arrow key), the form is swapped in by htmx, the focus stays on the same card, and the answer (saved or
+    refused, with the reason) is read out from the page's permanent live region."""
+    from tests.browser.axe_site import FOCUSED_JS, page_for, tab_to, visit
+
+    game = site.games["fm_night"]
+    page = page_for(site, browser, "seat-fm_night", "en-1280-light")
+    visit(page, f"/games/{game.pk}/")
+    first = tab_to(page, "#fm-orders input.fm-pick")[-1]
+    page.keyboard.press("ArrowDown" if first["type"] == "radio" else "Space")  # a radio group: the next card
+    picked = page.evaluate(FOCUSED_JS)
+    assert picked["id"] and picked["id"] != first["id"] or first["type"] != "radio", (first, picked)
+    page.wait_for_function("() => (document.getElementById('gm-announcer').textContent || '').trim() !== ''")
+    said = page.locator("#gm-announcer").inner_text().strip()
+    message = page.locator("#fm-orders [role=status], #fm-orders [role=alert]").first.inner_text().strip()
+    assert said == " ".join(message.split())
+    assert page.evaluate("document.activeElement.id") == picked["id"]
