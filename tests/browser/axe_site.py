@@ -111,13 +111,15 @@ DEMO = {
 
 def _play_fm_day(master) -> tuple:
     """The seven-player forum Mafia table of ``tests/integration/fm_table.py`` played through Night 1 (Boris shot)
-    into Day 1, the graveyard on, two votes for Eva in the Veche, a post, and a chat room of Alice, Harry and Jo
+    into Day 1 (the night's results in every player's inbox), the graveyard on, two votes for Eva in the Veche, a
+    post, and a chat room of Alice, Harry and Jo
     (written into the state as the engine's end of day would, FM-9.3: three agreeing proposals need a whole day).
     Returns ``(game, {name: user})``."""
     from django.contrib.auth import get_user_model
 
     from gm.core import services
     from gm.core.services import graveyard
+    from gm.inbox.services import notify_phase_results
     from tests.integration import fm_table
 
     def make_user(name: str):
@@ -126,7 +128,9 @@ def _play_fm_day(master) -> tuple:
 
     game, users = fm_table.build(master, make_user)
     fm_table.night_orders(game, users)
+    night = fm_table.open_phase(game)
     services.phase_resolve_now(game=game, actor=master, reason="a11y: to Day 1")
+    notify_phase_results(phase_id=night.pk)  # the worker's job: every seat's inbox gets the night's results
     graveyard.graveyard_options_set(game=game, actor=master, graveyard=True, spectators_read_graveyard=True,
                                     reason="a11y")
     day = fm_table.open_phase(game)

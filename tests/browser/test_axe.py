@@ -96,7 +96,8 @@ def test_veche_vote_by_keyboard_only_is_announced_and_counted(site, browser):
     """A player votes in forum Mafia's Veche (FM-7) with the keyboard only: Tab to the vote's select, an arrow key
     to a character, Tab to a punishment and Space, Tab to "Vote" and Enter. htmx swaps the Veche in; the focus
     moves to its confirmation (a status message inside the Veche, an aria-live region) and the tally counts the
-    vote; every region htmx swaps on the page is a live region."""
+    vote; every region htmx swaps on the page is a live region, and what a poll brings in (the unread badge) is read
+    out from the page's permanent live region."""
     from gm.core.models import Order
     from tests.browser.axe_site import page_for, tab_to, visit
 
@@ -122,6 +123,51 @@ def test_veche_vote_by_keyboard_only_is_announced_and_counted(site, browser):
     assert page.locator("#fm-veche-count").inner_text() != before
     assert page.evaluate(LIVE_TARGETS_JS) == [], "htmx targets without aria-live"
 
+    # A region htmx swaps without a form (the unread badge's poll) is read out from the permanent live region.
+    page.evaluate("htmx.ajax('GET', '/inbox/badge/', {target: '#inbox-unread', swap: 'outerHTML'})")
+    page.wait_for_function("() => (document.getElementById('gm-announcer').textContent || '').trim() !== ''")
+    badge = " ".join(page.locator("#inbox-unread").text_content().split())
+    assert "unread" in badge and page.locator("#gm-announcer").text_content() == badge
+
+
+#: The ids of the regions htmx swaps on the page (``hx-target`` of an element, or the element itself when it
+#: loads or polls) that are neither a live region nor inside one.
+LIVE_TARGETS_JS = """() => {
+  const live = '[aria-live], [role=status], [role=alert], [role=log]';
+  const out = [];
+  document.querySelectorAll('[hx-get], [hx-post]').forEach(e => {
+    const sel = e.getAttribute('hx-target');
+    const target = sel ? document.querySelector(sel) : e;
+    if (!target || !target.closest(live)) out.push(sel || e.id || e.outerHTML.slice(0, 80));
+  });
+  return out; }"""
+
+
+def test_night_order_by_keyboard_only_keeps_the_focus(site, browser):
+    """Forum Mafia's night order form (FM-5, htmx) with the keyboard only: Tab to the night's mode and an arrow key
+    to "discard two Hand cards" (FM-5.3) — the form saves itself and is swapped in, the focus staying on the same
+    radio —, Tab and Space on two Hand cards, Tab to "Save" and Enter: the order is saved and the focus is on its
+    confirmation, a status message inside the order's live region."""
+    from gm.core.models import Order
+    from tests.browser.axe_site import FOCUSED_JS, page_for, tab_to, visit
+
+    game = site.games["fm_night"]
+    page = page_for(site, browser, "seat-fm_night", "en-1280-light")
+    visit(page, f"/games/{game.pk}/")
+    tab_to(page, "#fm-mode-play")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_selector("#fm-order-form input[name=discard]")
+    assert page.evaluate(FOCUSED_JS)["id"] == "fm-mode-discard"
+    for _card in range(2):
+        tab_to(page, "#fm-order-form input[name=discard]:not(:checked)")
+        page.keyboard.press("Space")
+    tab_to(page, "#fm-order-form button[type=submit]")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement && document.activeElement.matches('#fm-orders [role=status]')")
+    assert page.evaluate("document.activeElement.closest('[aria-live]').id") == "fm-orders"
+    order = Order.objects.filter(phase__game=game, seat__user=site.users["seat-fm_night"]).order_by("-version").first()
+    assert order is not None and len(order.payload.get("discard") or []) == 2, order and order.payload
+
 
 #: The ids of the regions htmx swaps on the page (``hx-target`` of an element, or the element itself when it
 #: loads or polls) that are neither a live region nor inside one.
@@ -145,9 +191,10 @@ def test_order_form_autosave_keeps_the_focus_and_is_announced(site, browser):
     game = site.games["fm_night"]
     page = page_for(site, browser, "seat-fm_night", "en-1280-light")
     visit(page, f"/games/{game.pk}/")
-    first = tab_to(page, "#fm-orders input.fm-pick")[-1]
+    first = tab_to(page, "#fm-orders input.fm-pick[id^='fm-pick-']")[-1]
     page.keyboard.press("ArrowDown" if first["type"] == "radio" else "Space")  # a radio group: the next card
     picked = page.evaluate(FOCUSED_JS)
+    print("DEBUG", first, picked)
     assert picked["id"] and picked["id"] != first["id"] or first["type"] != "radio", (first, picked)
     page.wait_for_function("() => (document.getElementById('gm-announcer').textContent || '').trim() !== ''")
     said = page.locator("#gm-announcer").inner_text().strip()

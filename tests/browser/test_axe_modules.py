@@ -72,8 +72,8 @@ def test_october_night_board_and_order_form_by_keyboard_only(site, browser):
         page.keyboard.press("ArrowDown")
     assert page.evaluate("document.activeElement.checked && document.activeElement.value") == "rest"
     tab_to(page, "form.oc-order button[type=submit]")
-    page.keyboard.press("Enter")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
     order = Order.objects.filter(phase__game=game, seat__user=user).order_by("-version").first()
     assert order is not None and "rest" in json.dumps(order.payload), order and order.payload
     assert page.locator(".messages[role=status]").is_visible()
