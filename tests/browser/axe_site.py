@@ -34,6 +34,8 @@ LOOKS = {"en-1280-light": ("en", WIDE, "light"), "ru-375-dark": ("ru", 375, "dar
 #: Opens every ``<details>`` so that what it hides is audited too (axe skips hidden content).
 OPEN_DETAILS_JS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
 PASSWORD = "a11y-password-1"
+#: A path no page answers: the site's 404 page is audited there.
+NOT_FOUND = "/no-such-page/"
 
 
 @dataclass
@@ -262,7 +264,7 @@ def check_page(site: Site, chromium, game_key: str | None, viewer: str | None, p
         game = site.games[game_key]
         seat = game.seats.order_by("pk").first()
         path = path.format(pk=game.pk, seat=seat.pk if seat else 0)
-    visit(page, path)
+    visit(page, path, status=404 if path.startswith(NOT_FOUND) else 200)
     violations = audit(page)
     assert violations == [], f"{path} as {who or 'anonymous'} ({look}):\n" + "\n".join(violations)
 

@@ -15,7 +15,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.axe_site import GAME_PAGES, build_site, check_page, close_contexts, game_cases, params
+from tests.browser.axe_site import (
+    GAME_PAGES,
+    NOT_FOUND,
+    build_site,
+    check_page,
+    close_contexts,
+    game_cases,
+    params,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -38,6 +46,7 @@ def _site_cases() -> list[tuple]:
         "standby-board": (None, "/standby/"),
         "rules-index": (None, "/rules/"),
         "new-game": ("master", "/games/new/"),
+        "not-found": (None, NOT_FOUND),
     }
     for module in ("forum_mafia", "onuw", "bloodwood", "blood_vengeance", "october_night"):
         pages[f"new-game-{module}"] = ("master", f"/games/new/?module={module}")
