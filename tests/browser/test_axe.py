@@ -87,8 +87,9 @@ def site(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture(scope="module")
-def browser(site, chromium):
-    """The browser, whose profiles (one per viewer and look) are closed before it is."""
+def browser(chromium, site):
+    """The browser (first: without Chromium the file is skipped before the games are built), whose profiles (one
+    per viewer and look) are closed before it is."""
     yield chromium
     close_contexts(site)
 
@@ -96,12 +97,12 @@ def browser(site, chromium):
 @pytest.mark.parametrize(("game_key", "viewer", "path", "look"), [
     *params(_site_cases()), *params(_rules_cases(), looks=("en-1280-light",)),
     *params(game_cases(["fm_night", "fm_day"], GAME_PAGES)), *params(FM_CASES)])
-def test_page_has_no_serious_axe_violation(site, browser, game_key, viewer, path, look):
+def test_page_has_no_serious_axe_violation(browser, site, game_key, viewer, path, look):
     """axe-core (WCAG 2.2 A/AA and best practices) finds nothing serious or critical on the page."""
     check_page(site, browser, game_key, viewer, path, look)
 
 
-def test_veche_vote_by_keyboard_only_is_announced_and_counted(site, browser):
+def test_veche_vote_by_keyboard_only_is_announced_and_counted(browser, site):
     """A player votes in forum Mafia's Veche (FM-7) with the keyboard only: Tab to the vote's select, an arrow key
     to a character, Tab to a punishment and Space, Tab to "Vote" and Enter. htmx swaps the Veche in; the focus
     moves to its confirmation (a status message inside the Veche, an aria-live region) and the tally counts the
@@ -152,7 +153,7 @@ LIVE_TARGETS_JS = """() => {
   return out; }"""
 
 
-def test_night_order_by_keyboard_only_keeps_the_focus(site, browser):
+def test_night_order_by_keyboard_only_keeps_the_focus(browser, site):
     """Forum Mafia's night order form (FM-5, htmx) with the keyboard only: Tab to the night's mode and an arrow key
     to "discard two Hand cards" (FM-5.3) — the form saves itself and is swapped in, the focus staying on the same
     radio —, Tab and Space on two Hand cards, Tab to "Save" and Enter: the order is saved and the focus is on its

@@ -22,19 +22,20 @@ def site(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture(scope="module")
-def browser(site, chromium):
-    """The browser, whose profiles (one per viewer and look) are closed before it is."""
+def browser(chromium, site):
+    """The browser (first: without Chromium the file is skipped before the games are built), whose profiles (one
+    per viewer and look) are closed before it is."""
     yield chromium
     close_contexts(site)
 
 
 @pytest.mark.parametrize(("game_key", "viewer", "path", "look"), params(game_cases(MODULES)))
-def test_page_has_no_serious_axe_violation(site, browser, game_key, viewer, path, look):
+def test_page_has_no_serious_axe_violation(browser, site, game_key, viewer, path, look):
     """axe-core (WCAG 2.2 A/AA and best practices) finds nothing serious or critical on the page."""
     check_page(site, browser, game_key, viewer, path, look)
 
 
-def test_october_night_board_and_order_form_by_keyboard_only(site, browser):
+def test_october_night_board_and_order_form_by_keyboard_only(browser, site):
     """A player of October Night reaches every location of the SVG board with Tab, each named by what is there
     (OC-11.3, OC-11.5); Enter on one opens its entry in the location list; then, with the keyboard only, he picks
     "rest" as his line and sends the order, which is saved and confirmed in a status message."""
