@@ -4,7 +4,8 @@
 (function () {
   "use strict";
   var ID = /(^|[^\w\/#.-])((?:FM|ON|BW|BV|OC)-\d+[a-z]?(?:\.(?:H?\d+[a-z]?))*)(?![\w-])/g;
-  var SKIP = { A: 1, SCRIPT: 1, STYLE: 1, TEXTAREA: 1, INPUT: 1, SELECT: 1, OPTION: 1, CODE: 1, PRE: 1, BUTTON: 1,
+  // SUMMARY: a link inside a <summary> would be a control inside a control (the summary toggles its <details>).
+  var SKIP = { A: 1, SUMMARY: 1, SCRIPT: 1, STYLE: 1, TEXTAREA: 1, INPUT: 1, SELECT: 1, OPTION: 1, CODE: 1, PRE: 1, BUTTON: 1,
                LABEL: 1, TIME: 1 };
 
   function link(root) {
