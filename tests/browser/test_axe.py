@@ -47,6 +47,12 @@ def _site_cases() -> list[tuple]:
         "rules-index": (None, "/rules/"),
         "new-game": ("master", "/games/new/"),
         "not-found": (None, NOT_FOUND),
+        # the community's pages (issue 24)
+        "stats": (None, "/stats/"),
+        "player-record": (None, "/players/player1/"),
+        "sanctions": (None, "/sanctions/"),
+        "chat-channels": ("player1", "/accounts/notifications/channels/"),
+        "privacy": (None, "/privacy/"),
     }
     for module in ("forum_mafia", "onuw", "bloodwood", "blood_vengeance", "october_night"):
         pages[f"new-game-{module}"] = ("master", f"/games/new/?module={module}")
@@ -77,6 +83,8 @@ FM_CASES = [
     ("fm_signup-game-page", "fm_signup", None, "/games/{pk}/"),
     ("fm_signup-game-page-signed", "fm_signup", "player1", "/games/{pk}/"),
     ("fm_signup-console", "fm_signup", "master", "/games/{pk}/console/"),
+    ("fm_signup-balance", "fm_signup", "master", "/games/{pk}/balance/"),
+    ("fm_signup-requirements", "fm_signup", "master", "/games/{pk}/requirements/"),
 ]
 
 
