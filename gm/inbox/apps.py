@@ -19,3 +19,4 @@ class InboxConfig(AppConfig):
         signals.seat_replaced.connect(receivers.seat_replaced, dispatch_uid="gm.inbox.seat_replaced")
         signals.seat_told.connect(receivers.seat_told, dispatch_uid="gm.inbox.seat_told")
         signals.seat_prodded.connect(receivers.seat_prodded, dispatch_uid="gm.inbox.seat_prodded")
+        signals.game_started.connect(receivers.game_started, dispatch_uid="gm.inbox.game_started")

@@ -50,3 +50,24 @@ def seat_prodded(sender, *, seat_id, prods, hours, **kwargs) -> None:
     from .services import notify_prod
 
     notify_prod(seat_id=seat_id, prods=prods, hours=hours)
+
+
+def game_started(sender, *, game, **kwargs) -> None:
+    """``gm.core.signals.game_started`` (inside ``game_start``'s transaction, before the first phase exists): once
+    the start has committed, the actors of the first step of a game of steps (``GameModule.step_notices``,
+    Bloodwood's first turn) get "your move" (see :func:`.services.notify_step_opened`); nothing for other games."""
+    from django.db import transaction
+
+    if not getattr(kwargs.get("module"), "step_notices", False):
+        return
+    game_id = game.pk
+
+    def announce() -> None:
+        from gm.core.models import Phase
+
+        from .services import notify_step_opened
+
+        for phase_id in Phase.objects.filter(game_id=game_id, status=Phase.Status.OPEN).values_list("pk", flat=True):
+            notify_step_opened(phase_id=phase_id)
+
+    transaction.on_commit(announce)

@@ -37,6 +37,12 @@ class BloodwoodModule(GameModule):
     own_order_form = True
     scenario_runner = "gm.modules.bloodwood.scenario.run"
     audit_actions = {"end_no_winner": texts.END_NO_WINNER, "rematch": texts.REMATCH}
+    #: BW-24: every step tells its actors alone ("your move" / "answer now"); nobody else hears of it.
+    step_notices = True
+
+    def reminder_lead(self, *, kind, length):
+        """BW-24: an actor who has not answered is reminded at half the step's time (``length`` a timedelta)."""
+        return length / 2
 
     # -- options and set-up (BW-1–BW-5, BW-27) --------------------------------------------------------------
     def validate_options(self, options):
