@@ -40,6 +40,16 @@ class BloodwoodModule(GameModule):
     #: BW-24: every step tells its actors alone ("your move" / "answer now"); nobody else hears of it.
     step_notices = True
 
+    def bench_figures(self, *, master, quick):
+        from .bench import figures
+
+        return figures.bench_figures(master=master, quick=quick)
+
+    def bench_goals_missed(self, figures):
+        from .bench.figures import goals_missed
+
+        return goals_missed(figures)
+
     def reminder_lead(self, *, kind, length):
         """BW-24: an actor who has not answered is reminded at half the step's time (``length`` a timedelta)."""
         return length / 2
