@@ -297,6 +297,14 @@ class GameModule:
         with its code, so the core's order API reports that refusal and not the core's ``not_allowed``. Default:
         nothing (the core's checks, then :meth:`validate_order`)."""
 
+    def order_refused(self, *, game: Any, user: Any, seat_id: int, payload: Mapping[str, Any],
+                      violation: RuleViolation, clock: Callable[[], Any]) -> None:
+        """Shell hook, called by ``services.order_submit`` after a :meth:`refuse_order` refusal has been rolled back
+        and before it is raised to the caller: a module whose rules make a refused order cost something (Bloodwood's
+        inattention, BW-23a: the card is lost) writes that penalty here, in its own transaction, so that it holds
+        whichever way the order came (its own form or API, or the core's generic orders API). ``violation`` is the
+        refusal (its errors carry the module's codes). The refusal is raised all the same. Default: nothing."""
+
     def resolve(
         self,
         *,

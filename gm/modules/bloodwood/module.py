@@ -74,6 +74,15 @@ class BloodwoodModule(GameModule):
     def refuse_order(self, *, state, phase, seat, payload):
         engine.validate_order(state, sid=str(seat.id), payload=payload)  # BW-26: its checks come first
 
+    def order_refused(self, *, game, user, seat_id, payload, violation, clock):
+        """BW-23a through the core's generic orders API: the inattention penalty of a refused play or answer."""
+        from . import services
+
+        codes = {e.code for e in violation.errors}
+        if len(codes) == 1:
+            services.inattention_penalty(game=game, user=user, seat_id=seat_id, payload=payload, code=codes.pop(),
+                                         clock=clock)
+
     def resolve(self, *, state, phase, seats, orders, rng):
         return engine.resolve(state=state, phase=phase, seats=seats, orders=orders, rng=rng)
 

@@ -349,3 +349,44 @@ def test_BW_23c_the_successful_declarer_deals(master, make_user):
     assert 'id="bw-deal-form"' in page
     other = client_for(users[1], language="en").get(reverse("bloodwood:deal", args=[new.pk])).content.decode()
     assert 'id="bw-deal-form"' not in other
+
+
+def test_BW_23a_inattention_through_the_core_orders_api_costs_the_card(master, make_user):
+    """BW-23a through the core's generic ``POST /api/games/<id>/orders/`` (``GameModule.order_refused``): a play
+    refused with a costly code is still refused with its code, and the card is lost and the turn ends (the penalty
+    move closes the step); a refused answer loses the Amulet only."""
+    users = [make_user(f"io{i}") for i in range(5)]
+    g = core.game_create(master=master, module="bloodwood", title="BW",
+                         options={"position": POSITION, "inattention": True}, rng_seed=3)
+    core.game_open_signup(game=g, actor=master)
+    for i, u in enumerate(users):
+        core.seat_join(game=g, user=u, display_name=f"P{i + 1}")
+    core.game_start(game=g, actor=master)
+    g.refresh_from_db()
+    phase = open_phase(g)
+    second = g.seats.get(position=1)
+    status, body = api(client_for(users[1]), "post", f"/api/games/{g.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"react": "amulet"}})
+    assert status == 400 and body["code"] == "no_attack"
+    g.refresh_from_db()
+    assert g.state["hands"][str(second.pk)] == ["keys"] and g.state["discard"][-1] == "amulet"
+    status, body = api(client_for(users[0]), "post", f"/api/games/{g.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"move": "play", "card": "vaccine", "target": second.pk}})
+    assert status == 400 and body["code"] == "wrong_phase"
+    assert [o.payload["move"] for o in phase.orders.all()] == ["penalty"]  # stored despite the refusal
+    phase.refresh_from_db()
+    assert phase.deadline <= timezone.now()  # the step closes at once (BW-24)
+    resolve_at_deadline(phase)
+    g.refresh_from_db()
+    assert "vaccine" not in g.state["hands"][str(g.seats.get(position=0).pk)]
+    assert g.log_entries.filter(kind="bw.penalty").count() == 2
+
+
+def test_BW_23a_no_penalty_through_the_core_orders_api_without_the_option(game):
+    phase = open_phase(game)
+    second = game.seats.get(position=1)
+    status, body = api(client_for(game.users[0]), "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"move": "play", "card": "vaccine", "target": second.pk}})
+    assert status == 400 and body["code"] == "wrong_phase"
+    game.refresh_from_db()
+    assert "vaccine" in game.state["hands"][str(game.seats.get(position=0).pk)] and not phase.orders.exists()
