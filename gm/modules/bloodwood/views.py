@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from gm.core import visibility
-from gm.core.models import Game
+from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
 from . import selectors, services
@@ -33,6 +33,9 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     ctx = {"table": selectors.table_context(viewer), "me": selectors.my_context(game, viewer)}
     phase = selectors.open_phase(game)
     ctx["phase_id"] = phase.pk if phase is not None else None
+    # The countdown on the prompt of the step's actor (issue 20 item 5): the open step's deadline, while it runs.
+    if phase is not None and phase.status == Phase.Status.OPEN and game.paused_at is None:
+        ctx["step_deadline"] = phase.deadline
     if game.status == Game.Status.FINISHED:
         ctx["rematch_url"] = reverse("bloodwood:rematch", args=[game.pk])  # BW-23c
     elif game.status == Game.Status.SIGNUP and (game.options or {}).get("dealer"):

@@ -3,6 +3,8 @@ declaration POSTs (BW-26 refusals in words), the early close of a step (BW-24), 
 need, the demo game. Database-backed."""
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -390,3 +392,41 @@ def test_BW_23a_no_penalty_through_the_core_orders_api_without_the_option(game):
     assert status == 400 and body["code"] == "wrong_phase"
     game.refresh_from_db()
     assert "vaccine" in game.state["hands"][str(game.seats.get(position=0).pk)] and not phase.orders.exists()
+
+
+def test_BW_24_the_answer_prompt_has_a_countdown_to_the_steps_deadline(game):
+    """Issue 20 item 5: the reaction prompt counts down to the step's deadline (``static/js/countdown.js`` reads
+    ``time[data-deadline]``); a player who is not asked has no prompt and no countdown of his own."""
+    phase = open_phase(game)
+    target = game.seats.get(position=1)
+    client_for(game.users[0]).post(reverse("bloodwood:order", args=[game.pk]),
+                                   {"line": "play", "card": "bite", "target": target.pk})
+    resolve_at_deadline(Phase.objects.get(pk=phase.pk))
+    reaction = open_phase(game)
+    page = client_for(game.users[1]).get(game.get_absolute_url()).content.decode()
+    prompt = page.split('id="bw-line"')[1].split("</form>")[0]
+    assert 'id="bw-countdown"' in prompt and 'class="countdown"' in prompt
+    shown = datetime.fromisoformat(prompt.split('data-deadline="')[1].split('"')[0])
+    assert abs((shown - reaction.deadline).total_seconds()) < 1 and 'name="react"' in prompt
+    assert "js/countdown.js" in page
+    other = client_for(game.users[2]).get(game.get_absolute_url()).content.decode()
+    assert 'id="bw-countdown"' not in other
+
+
+def test_BW_6f_the_refill_form_offers_only_valid_splits_checked_live(game):
+    """BW-6b/BW-6f on the page: the refill form's day and night counts are the valid splits (the first options make
+    one), with the server's list for the live check (``static/js/bloodwood_split.js``) and its reason ready."""
+    phase = open_phase(game)
+    client_for(game.users[0]).post(reverse("bloodwood:order", args=[game.pk]), {"line": "discard", "card": "vaccine"})
+    resolve_at_deadline(Phase.objects.get(pk=phase.pk))
+    refill = open_phase(game)
+    assert refill.kind == "refill"
+    game.refresh_from_db()
+    due = game.state["step"]["due"]
+    page = client_for(game.users[0]).get(game.get_absolute_url()).content.decode()
+    form = page.split('id="bw-line"')[1].split("</form>")[0]
+    assert f'data-due="{due}"' in form and "js/bloodwood_split.js" in form and 'id="bw-split-check"' in form
+    days = [int(v) for v in form.split('name="day"')[1].split("</select>")[0].split('value="')[1:] for v in [v[0]]]
+    nights = [int(v) for v in form.split('name="night"')[1].split("</select>")[0].split('value="')[1:] for v in [v[0]]]
+    assert days and [due - d for d in days] == nights
+    assert f'data-splits="{",".join(map(str, days))}"' in form
