@@ -86,8 +86,11 @@ def test_BW_24_answer_now_goes_to_the_reaction_actor_and_nobody_else_hears_of_th
     # the e-mail copy reaches the actor who opted in, not the opted-in player with nothing to do
     assert [m.to for m in mail.outbox] == [[game.users[1].email]]
     # canary: the notification and its e-mail name the step and the deadline, no card and no entity
-    text = _rendered(game.users[1]) + mail.outbox[0].subject + mail.outbox[0].body
-    assert "your move" in text
+    page = client_for(game.users[1], language="en").get(reverse("inbox:list"))
+    assert page.status_code == 200
+    text = _rendered(game.users[1]) + mail.outbox[0].subject + mail.outbox[0].body + page.content.decode()
+    assert "your move" in text and "It is your move" in page.content.decode()
+    assert "Ваш ход" in client_for(game.users[1], language="ru").get(reverse("inbox:list")).content.decode()
     for word in CANARIES:
         assert word not in text, word
 
