@@ -430,3 +430,27 @@ def test_BW_6f_the_refill_form_offers_only_valid_splits_checked_live(game):
     nights = [int(v) for v in form.split('name="night"')[1].split("</select>")[0].split('value="')[1:] for v in [v[0]]]
     assert days and [due - d for d in days] == nights
     assert f'data-splits="{",".join(map(str, days))}"' in form
+
+
+def test_BW_24_the_panel_follows_the_steps_without_a_reload(game):
+    """Issue 20 item 5: the page polls the panel (htmx, ``bloodwood:panel?v=``): 204 while the step is the same, the
+    new panel once it closed — the target sees his answer prompt come; read through visibility like the page (BW-25:
+    no entity, no other hand for anyone else)."""
+    url = reverse("bloodwood:panel", args=[game.pk])
+    target = game.seats.get(position=1)
+    waiting = client_for(game.users[1])
+    page = waiting.get(game.get_absolute_url()).content.decode()
+    version = page.split(f'{url}?v=')[1].split('"')[0]
+    assert waiting.get(url, {"v": version}).status_code == 204
+    phase = open_phase(game)
+    client_for(game.users[0]).post(reverse("bloodwood:order", args=[game.pk]),
+                                   {"line": "play", "card": "bite", "target": target.pk})
+    resolve_at_deadline(Phase.objects.get(pk=phase.pk))
+    fresh = waiting.get(url, {"v": version})
+    assert fresh.status_code == 200
+    body = fresh.content.decode()
+    assert 'id="bw-live"' in body and 'name="react"' in body and 'id="bw-countdown"' in body
+    for viewer in (None, game.users[2]):
+        other = client_for(viewer).get(url, {"v": version}).content.decode()
+        assert 'name="react"' not in other and "the_alpha" not in other and "The Alpha" not in other
+        assert "The Leshy" not in other
