@@ -52,3 +52,36 @@ def test_BW_6f_the_refill_split_is_checked_live_and_the_prompt_counts_down(new_c
     expect(button).to_be_disabled()
     expect(page.locator("#bw-countdown .countdown")).to_have_text(re.compile(r"\(\d+:\d\d:\d\d\)"))
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_BW_21a_the_target_picker_offers_only_the_cards_legal_targets(new_context, live_server, master, make_user,
+                                                                      monkeypatch):
+    """BW-21a/BW-6a on the page (``static/js/bloodwood_targets.js``): the target picker keeps only the legal targets
+    of the card picked (the server's list), and "Play" is disabled for a card that can't be played now."""
+    from gm.modules.bloodwood import selectors
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    users = [make_user(f"bwt{i}") for i in range(5)]
+    game = core.game_create(master=master, module="bloodwood", title="BW", options={"position": POSITION},
+                            rng_seed=3)
+    core.game_open_signup(game=game, actor=master)
+    for i, u in enumerate(users):
+        core.seat_join(game=game, user=u, display_name=f"P{i + 1}")
+    core.game_start(game=game, actor=master)
+    game.refresh_from_db()
+    mover = str(game.seats.get(position=0).pk)
+    hand = {c["card"]: c for c in selectors.hand_options(game.state, mover)}
+    context, page = new_context(users[0])
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.goto(game.get_absolute_url())
+    card, play = page.locator("select[name=card]"), page.locator("#bw-line button[value=play]")
+    offered = "() => [...document.querySelectorAll('select[name=target] option')].filter(o => !o.disabled && o.value)" \
+              ".map(o => Number(o.value))"
+    card.select_option("bite")
+    legal = [t["id"] for t in hand["bite"]["targets"]]
+    assert hand["bite"]["playable"] and legal and page.evaluate(offered) == legal
+    expect(play).to_be_enabled()
+    card.select_option("vaccine")  # a day card by night (wrong_phase): it may be discarded, not played
+    assert not hand["vaccine"]["playable"]
+    expect(play).to_be_disabled()
+    assert page.evaluate(offered) == []
