@@ -14,6 +14,7 @@ import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Literal
 
 
@@ -296,6 +297,14 @@ class GameModule:
         with its code, so the core's order API reports that refusal and not the core's ``not_allowed``. Default:
         nothing (the core's checks, then :meth:`validate_order`)."""
 
+    def order_refused(self, *, game: Any, user: Any, seat_id: int, payload: Mapping[str, Any],
+                      violation: RuleViolation, clock: Callable[[], Any]) -> None:
+        """Shell hook, called by ``services.order_submit`` after a :meth:`refuse_order` refusal has been rolled back
+        and before it is raised to the caller: a module whose rules make a refused order cost something (Bloodwood's
+        inattention, BW-23a: the card is lost) writes that penalty here, in its own transaction, so that it holds
+        whichever way the order came (its own form or API, or the core's generic orders API). ``violation`` is the
+        refusal (its errors carry the module's codes). The refusal is raised all the same. Default: nothing."""
+
     def resolve(
         self,
         *,
@@ -417,6 +426,20 @@ class GameModule:
         recipient's name is shown publicly; raises :class:`RuleViolation` with the reason when refused.
         Default: this game has no private messages."""
         raise RuleViolation([RuleError(_("This game has no private messages."), field="body")])
+
+    # -- notifications (pure) ----------------------------------------------------------------------------
+    #: Whether every phase is a short *step* with named actors (Bloodwood's turn, reaction, refill…, BW-24): the
+    #: inbox and the chat/push fan-out then tell only the next step's actors ("your move" / "answer now") and keep
+    #: the per-step results to the master and the lines addressed to a seat, so a player with nothing to do gets
+    #: nothing until the game ends. Default: off (every recipient gets every phase's results).
+    step_notices: bool = False
+
+    def reminder_lead(self, *, kind: str, length: timedelta) -> timedelta | None:
+        """How long before the deadline of a phase of ``kind`` that is ``length`` long (opening to base deadline)
+        the players who have not acted yet are reminded, when the master set no reminder of his own (his
+        ``gm.inbox`` setting always wins, 0 included). ``None``: the module sets none (the deadline grid's lead
+        table applies when the game uses it). Default: ``None`` (Bloodwood: half the step, BW-24)."""
+        return None
 
     # -- shell hooks -------------------------------------------------------------------------------------
     def bench_figures(self, *, master: Any, quick: bool) -> Mapping[str, float]:

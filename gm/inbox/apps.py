@@ -20,3 +20,4 @@ class InboxConfig(AppConfig):
         signals.seat_told.connect(receivers.seat_told, dispatch_uid="gm.inbox.seat_told")
         signals.seat_prodded.connect(receivers.seat_prodded, dispatch_uid="gm.inbox.seat_prodded")
         signals.master_notice.connect(receivers.master_notice, dispatch_uid="gm.inbox.master_notice")
+        signals.game_started.connect(receivers.game_started, dispatch_uid="gm.inbox.game_started")

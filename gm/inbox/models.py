@@ -28,9 +28,9 @@ class Notification(models.Model):
     slug), ``deadline_reminder`` (``phase`` is the open phase), ``prod`` (the player has been quiet for the game's
     ``prod_after``: ``data["hours"]``), ``channel_disabled`` (``gm.chatpush``: one of the user's chat or push
     channels failed too often and was disabled: ``data["channel"]``, ``data["failures"]``, ``data["url"]`` its
-    settings page; ``game`` is the game of the message that failed last). ``key`` de-duplicates: one row per
-    ``(user, key)``
-    when ``key`` is not empty, so a task run twice adds nothing.
+    settings page; ``game`` is the game of the message that failed last), ``your_move`` (a step of a game of steps,
+    ``GameModule.step_notices``, asks this player: ``phase`` is the step, ``data["step"]`` its kind). ``key``
+    de-duplicates: one row per ``(user, key)`` when ``key`` is not empty, so a task run twice adds nothing.
     """
 
     class Kind(models.TextChoices):
@@ -42,6 +42,7 @@ class Notification(models.Model):
         PROD = "prod", _("prod")
         CHANNEL_DISABLED = "channel_disabled", _("notification channel disabled")
         NOTICE = "notice", _("co-mastering notice")
+        YOUR_MOVE = "your_move", _("your move")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")

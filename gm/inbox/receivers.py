@@ -58,3 +58,22 @@ def master_notice(sender, *, game_id, user_ids, what, data, key, **kwargs) -> No
     from .services import notify_notice
 
     notify_notice(game_id=game_id, user_ids=user_ids, what=what, data=data, key=key)
+def game_started(sender, *, game, **kwargs) -> None:
+    """``gm.core.signals.game_started`` (inside ``game_start``'s transaction, before the first phase exists): once
+    the start has committed, the actors of the first step of a game of steps (``GameModule.step_notices``,
+    Bloodwood's first turn) get "your move" (see :func:`.services.notify_step_opened`); nothing for other games."""
+    from django.db import transaction
+
+    if not getattr(kwargs.get("module"), "step_notices", False):
+        return
+    game_id = game.pk
+
+    def announce() -> None:
+        from gm.core.models import Phase
+
+        from .services import notify_step_opened
+
+        for phase_id in Phase.objects.filter(game_id=game_id, status=Phase.Status.OPEN).values_list("pk", flat=True):
+            notify_step_opened(phase_id=phase_id)
+
+    transaction.on_commit(announce)

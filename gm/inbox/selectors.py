@@ -95,6 +95,11 @@ def present(notes: Iterable[Notification], user) -> list[Notification]:
             note.title = _("%(game)s: %(phase)s ends soon") % params
             deadline = note.phase.deadline if note.phase else note.data.get("deadline")
             note.text = _("You have not given your order yet. Deadline: %(deadline)s.") % {"deadline": _when(deadline)}
+        elif kind == Notification.Kind.YOUR_MOVE:
+            # Only the step and its deadline: what the step is about is on the game page, read through visibility.
+            note.title = _("%(game)s: your move — %(phase)s") % params
+            deadline = note.phase.deadline if note.phase else note.data.get("deadline")
+            note.text = _("It is your move. Deadline: %(deadline)s.") % {"deadline": _when(deadline)}
         elif kind == Notification.Kind.PROD:
             from .services import prod_text
 

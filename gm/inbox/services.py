@@ -35,7 +35,7 @@ from django.utils.translation import gettext as _
 from gm.core import visibility
 from gm.core.emails import notification_email
 from gm.core.metrics import count_email_failure
-from gm.core.models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Seat
+from gm.core.models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Seat, life_of
 from gm.core.notifications import send_phase_results
 from gm.core.services import ServiceError, require_master
 from gm.core.services.comasters import master_users
@@ -120,7 +120,11 @@ def notify_phase_results(*, phase_id: int, clock: Clock = timezone.now) -> int:
         return 0
     now = clock()
     _phase_notifications(phase, now)
-    return _email_phase_results(phase, now)
+    sent = _email_phase_results(phase, now)
+    following = phase.game.phases.filter(ordinal=phase.ordinal + 1, status=Phase.Status.OPEN).first()
+    if following is not None and phase.game.game_module.step_notices:
+        sent += _email_your_move(following, now)
+    return sent
 
 
 def _recipients(game: Game) -> list:
@@ -139,6 +143,11 @@ def _phase_notifications(phase: Phase, now: datetime) -> list[Notification]:
     for seat_id, group in GroupMembership.objects.filter(game=game).values_list("seat_id", "group"):
         groups.setdefault(seat_id, set()).add(group)
     rows = []
+    # A game of short steps (GameModule.step_notices, BW-24): while it goes on, a player gets no summary per step,
+    # only the lines addressed to him and "your move" when the next step asks him (:func:`_your_move_rows`).
+    steps = bool(game.game_module.step_notices) and following is not None and following.status == Phase.Status.OPEN
+    if steps:
+        rows += _your_move_rows(following, now)
     for user in _recipients(game):
         viewer = visibility.viewer_for(user, game)
         entries = list(visibility.log_entries(viewer).filter(phase__in=phases)
@@ -146,9 +155,10 @@ def _phase_notifications(phase: Phase, now: datetime) -> list[Notification]:
         if not entries:
             continue
         public = sum(1 for e in entries if e[1] == LogEntry.Visibility.PUBLIC)
-        rows.append(Notification(user=user, game=game, phase=phase, kind=Notification.Kind.PHASE_RESULTS,
-                                 data={"public": public, "private": len(entries) - public},
-                                 key=f"phase:{phase.pk}", created_at=now))
+        if not (steps and user.pk != game.master_id):
+            rows.append(Notification(user=user, game=game, phase=phase, kind=Notification.Kind.PHASE_RESULTS,
+                                     data={"public": public, "private": len(entries) - public},
+                                     key=f"phase:{phase.pk}", created_at=now))
         own = viewer.seat
         if own is None:  # the master (or a superuser) has no seat: nothing is addressed to him alone
             continue
@@ -160,6 +170,62 @@ def _phase_notifications(phase: Phase, now: datetime) -> list[Notification]:
                                          entry_id=pk, key=f"entry:{pk}", created_at=now))
     # ignore_conflicts: a second run of the task (late acknowledgement) finds the keys taken and adds nothing.
     return Notification.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def _your_move_rows(phase: Phase, now: datetime) -> list[Notification]:
+    """One ``your_move`` notification (unsaved) per living seated player among ``phase.actors`` (a step's actors,
+    BW-24): only the step's kind and deadline, keyed ``move:<phase id>``. A phase without named actors asks nobody
+    in particular and yields none."""
+    if not phase.actors:
+        return []
+    seats = phase.game.seats.filter(pk__in=phase.actors, alive=True, user__isnull=False)
+    return [Notification(user_id=seat.user_id, game=phase.game, phase=phase, kind=Notification.Kind.YOUR_MOVE,
+                         data={"step": phase.kind, "deadline": phase.deadline.isoformat()},
+                         key=f"move:{phase.pk}", created_at=now) for seat in seats]
+
+
+def notify_step_opened(*, phase_id: int, clock: Clock = timezone.now) -> list[Notification]:
+    """``your_move`` for the actors of an open step of a :attr:`GameModule.step_notices` game that no resolution
+    announced (the first step, at the start); then the e-mail to those who opted in. Idempotent (keys
+    ``move:<phase id>``); nothing for any other game or phase."""
+    phase = Phase.objects.select_related("game").filter(pk=phase_id, status=Phase.Status.OPEN).first()
+    if phase is None or not phase.game.game_module.step_notices:
+        return []
+    created = Notification.objects.bulk_create(_your_move_rows(phase, clock()), ignore_conflicts=True)
+    _email_your_move(phase, clock())
+    return created
+
+
+def your_move_message(*, phase: Phase, user) -> EmailMessage:
+    """The "your move" e-mail for ``user`` (an actor of ``phase``), in his language, with the deadline in his time
+    zone: the game, the step and its deadline, nothing of the state (no card, no entity)."""
+    language, tz = _preferences(user)
+    game = phase.game
+    with translation.override(language), timezone.override(zoneinfo.ZoneInfo(tz)):
+        subject = _("%(game)s: your move — %(phase)s") % {"game": game.title, "phase": phase.label}
+        deadline = date_format(timezone.localtime(phase.deadline), "DATETIME_FORMAT")
+        body = _("It is your move in %(phase)s. Deadline: %(deadline)s.") % {"phase": phase.label,
+                                                                            "deadline": deadline}
+        url = settings.SITE_URL.rstrip("/") + game.get_absolute_url()
+        return notification_email(subject=subject, template="reminder.txt", to=user.email,
+                                  context={"text": body, "game_url": url})
+
+
+def _email_your_move(phase: Phase, now: datetime) -> int:
+    candidates = dict(Notification.objects.filter(
+        kind=Notification.Kind.YOUR_MOVE, phase=phase, emailed_at__isnull=True,
+        user__notification_settings__email=True).exclude(user__email="").values_list("pk", "user_id"))
+    claimed = _claim_email(candidates, now)
+    if not claimed:
+        return 0
+    users = get_user_model().objects.filter(pk__in=[candidates[pk] for pk in claimed]).select_related("profile")
+    try:
+        return get_connection().send_messages([your_move_message(phase=phase, user=u) for u in users]) or 0
+    except Exception:
+        logger.exception("your-move e-mail failed", extra={"phase": phase.pk})
+        count_email_failure()
+        Notification.objects.filter(pk__in=claimed).update(emailed_at=None)
+        return 0
 
 
 def _claim_email(pks: Iterable[int], now: datetime) -> list[int]:
@@ -482,14 +548,22 @@ def reminders_sweep(*, clock: Clock = timezone.now, limit: int = 200) -> Reminde
     report = ReminderReport()
     now = clock()
     by_table = Q(game__reminder__isnull=True, game__life__reminder_table=True)
-    phases = (Phase.objects.filter(Q(game__reminder__hours__gt=0) | by_table, status=Phase.Status.OPEN, setup=False,
+    by_module = Q(game__reminder__isnull=True, game__module__in=_modules_with_lead())
+    phases = (Phase.objects.filter(Q(game__reminder__hours__gt=0) | by_table | by_module, status=Phase.Status.OPEN,
+                                   setup=False,
                                    deadline__gt=now, game__status=Game.Status.RUNNING, game__paused_at__isnull=True)
               .select_related("game__reminder").order_by("deadline")[:limit])
     for phase in phases:
         reminder = getattr(phase.game, "reminder", None)
-        # No reminder of the master's own: the deadline grid's published lead table (gm.core.services.grids).
+        length = phase.base_deadline - phase.opens_at
+        # No reminder of the master's own: the module's lead (GameModule.reminder_lead, e.g. half a Bloodwood step),
+        # else the deadline grid's published lead table (gm.core.services.grids).
+        module_lead = None if reminder is not None else phase.game.game_module.reminder_lead(kind=phase.kind,
+                                                                                              length=length)
         lead = (timedelta(hours=reminder.hours) if reminder is not None else
-                reminder_lead(phase.base_deadline - phase.opens_at))
+                module_lead if module_lead is not None else reminder_lead(length))
+        if reminder is None and module_lead is None and not life_of(phase.game).reminder_table:
+            continue  # picked for its module, which sets no lead for this kind, in a game without the lead table
         hours = round(lead.total_seconds() / 3600, 2)
         due_at = phase.deadline - lead
         if now < due_at or phase.opens_at > due_at:
@@ -501,6 +575,14 @@ def reminders_sweep(*, clock: Clock = timezone.now, limit: int = 200) -> Reminde
             report.sent.append((phase.pk, seat.pk))
             report.emailed += _email_reminder(note, phase, seat, now)
     return report
+
+
+def _modules_with_lead() -> list[str]:
+    """The slugs of the registered modules that set a reminder lead of their own (``GameModule.reminder_lead``)."""
+    from gm.core import registry
+    from gm.core.engine import GameModule
+
+    return [m.slug for m in registry.all_modules() if type(m).reminder_lead is not GameModule.reminder_lead]
 
 
 def _remind(phase: Phase, seat: Seat, hours: int, now: datetime) -> Notification | None:

@@ -28,6 +28,9 @@ KEYS = [
     # Blood Vengeance's own figures in the same run (issue 21, GameModule.bench_figures)
     "bv_resolution_20p_ms_median", "bv_resolution_20p_queries", "bv_resolution_6p_queries",
     "balance_1000_fm16_s", "balance_1000_fm16_cpu_s",  # issue 24 item 4
+    # Bloodwood's (issue 20 item 8) and October Night's (issue 22 item 6)
+    "bw_step_12p_ms_median", "bw_step_12p_queries", "bw_step_5p_queries", "bw_page_12p_played_queries",
+    "oc_phase_5p_ms_median", "oc_phase_5p_queries", "oc_phase_3p_queries", "oc_page_played_queries",
 ]
 #: The keys issue 25 adds: each figure beside a floor measured in the same run (every registered module's too).
 FLOOR_KEYS = [

@@ -116,7 +116,13 @@ def phase_results(*, phase_id: int, clock: Clock = timezone.now) -> list[Deliver
         return []
     game, now = phase.game, clock()
     created = []
+    following = game.phases.filter(ordinal=phase.ordinal + 1, status=Phase.Status.OPEN).first()
+    # A game of short steps (GameModule.step_notices, BW-24): while it goes on, only the master gets each step's
+    # results; a player hears of a step only when it asks him (your_move below).
+    steps = bool(game.game_module.step_notices) and following is not None
     for user in _recipients(game):
+        if steps and user.pk != game.master_id:
+            continue
         viewer = visibility.viewer_for(user, game)
         entries = list(visibility.log_entries(viewer).filter(phase=phase).order_by("created_at", "id"))
         if not entries:
@@ -129,7 +135,6 @@ def phase_results(*, phase_id: int, clock: Clock = timezone.now) -> list[Deliver
 
         created += queue(user=user, game=game, event=RESULTS, key=f"results:{phase.pk}", render=render,
                          url=game.get_absolute_url() + "#log-h", now=now)
-    following = game.phases.filter(ordinal=phase.ordinal + 1, status=Phase.Status.OPEN).first()
     if following is not None:
         created += phase_opened(phase_id=following.pk, clock=clock)
     return created
@@ -157,10 +162,12 @@ def phase_opened(*, phase_id: int, clock: Clock = timezone.now) -> list[Delivery
     seats = list(game.seats.order_by("position"))
     url = game.get_absolute_url()
     created = []
+    steps = bool(game.game_module.step_notices)  # a step is announced to its actors only (BW-24)
     for user in _recipients(game):
-        created += queue(user=user, game=game, event=PHASE_OPENED, key=f"opened:{phase.pk}", url=url, now=now,
-                         render=lambda: texts.phase_opened(game=game.title, phase=phase.label,
-                                                           deadline=phase.deadline))
+        if not (steps and user.pk != game.master_id):
+            created += queue(user=user, game=game, event=PHASE_OPENED, key=f"opened:{phase.pk}", url=url,
+                             now=now, render=lambda: texts.phase_opened(game=game.title, phase=phase.label,
+                                                                        deadline=phase.deadline))
         if _has_move(visibility.viewer_for(user, game), phase, seats):
             created += queue(user=user, game=game, event=YOUR_MOVE, key=f"move:{phase.pk}", url=url, now=now,
                              render=lambda: texts.your_move(game=game.title, phase=phase.label,

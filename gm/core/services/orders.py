@@ -165,6 +165,25 @@ def order_submit(*, phase: Phase, user, payload: Any, base_version: int | None =
     if not isinstance(payload, Mapping):
         raise ServiceError({"payload": [_("An order must be a JSON object.")]})
     seat = _seat_for_order(phase, user)
+    try:
+        return _order_submit_locked(phase, seat, user, payload, base_version, clock)
+    except _ModuleRefusal as refused:
+        # Rolled back; the module may now write what its rules make a refusal cost (GameModule.order_refused).
+        phase.game.game_module.order_refused(game=phase.game, user=user, seat_id=seat.pk, payload=payload,
+                                             violation=refused.violation, clock=clock)
+        raise violation_refusal(refused.violation) from None
+
+
+class _ModuleRefusal(Exception):
+    """A module's :meth:`~gm.core.engine.GameModule.refuse_order` refusal, carried out of the order's transaction."""
+
+    def __init__(self, violation: RuleViolation):
+        super().__init__(violation)
+        self.violation = violation
+
+
+def _order_submit_locked(phase: Phase, seat: Seat, user, payload: Mapping, base_version: int | None,
+                         clock: Clock) -> Order:
     with transaction.atomic():
         phase = Phase.objects.select_for_update(of=("self",)).select_related("game").get(pk=phase.pk)
         now = clock()
@@ -179,7 +198,7 @@ def order_submit(*, phase: Phase, user, payload: Any, base_version: int | None =
             # The module's own refusals that come before the core's checks (BW-26's order of checks).
             module.refuse_order(state=phase.game.state, phase=info, seat=seat_info(seat), payload=payload)
         except RuleViolation as exc:
-            raise violation_refusal(exc) from None
+            raise _ModuleRefusal(exc) from None
         _check_phase_accepts(phase, seat, now)
         # Counted once the phase accepts it: a form left open over a resolution hears "ended", not "slow down".
         _flood_check(phase.game, user, "order", now)

@@ -37,6 +37,22 @@ class BloodwoodModule(GameModule):
     own_order_form = True
     scenario_runner = "gm.modules.bloodwood.scenario.run"
     audit_actions = {"end_no_winner": texts.END_NO_WINNER, "rematch": texts.REMATCH}
+    #: BW-24: every step tells its actors alone ("your move" / "answer now"); nobody else hears of it.
+    step_notices = True
+
+    def bench_figures(self, *, master, quick):
+        from .bench import figures
+
+        return figures.bench_figures(master=master, quick=quick)
+
+    def bench_goals_missed(self, figures):
+        from .bench.figures import goals_missed
+
+        return goals_missed(figures)
+
+    def reminder_lead(self, *, kind, length):
+        """BW-24: an actor who has not answered is reminded at half the step's time (``length`` a timedelta)."""
+        return length / 2
 
     # -- options and set-up (BW-1–BW-5, BW-27) --------------------------------------------------------------
     def validate_options(self, options):
@@ -57,6 +73,15 @@ class BloodwoodModule(GameModule):
 
     def refuse_order(self, *, state, phase, seat, payload):
         engine.validate_order(state, sid=str(seat.id), payload=payload)  # BW-26: its checks come first
+
+    def order_refused(self, *, game, user, seat_id, payload, violation, clock):
+        """BW-23a through the core's generic orders API: the inattention penalty of a refused play or answer."""
+        from . import services
+
+        codes = {e.code for e in violation.errors}
+        if len(codes) == 1:
+            services.inattention_penalty(game=game, user=user, seat_id=seat_id, payload=payload, code=codes.pop(),
+                                         clock=clock)
 
     def resolve(self, *, state, phase, seats, orders, rng):
         return engine.resolve(state=state, phase=phase, seats=seats, orders=orders, rng=rng)

@@ -117,6 +117,8 @@ def my_context(game: Game, viewer: visibility.Viewer) -> dict:
     if acting and step.get("kind") == "refill":
         ctx["due"] = step["due"]
         ctx["splits"] = [d for d in range(step["due"] + 1) if engine.split_possible(state, d, step["due"] - d)]
+        # the night counts of the same splits, so the first option of each select is one valid split
+        ctx["night_splits"] = [step["due"] - d for d in ctx["splits"]]
     ctx["may_declare"] = not state.get("over") and state["dna"].get(sid) == "purity"
     ctx["others"] = [{"id": int(s), "name": state["names"][s]} for s in state["order"] if s != sid]
     return ctx

@@ -59,13 +59,7 @@ def submit_line(*, game: Game, user, payload: Any, phase_id: Any = None, clock=t
         engine.validate_step(state, str(seat.pk), payload)
     except engine.BwError as exc:
         err = refusal(exc)
-        penalty = ((state.get("options") or {}).get("inattention") and payload.get("move") == "play"
-                   and exc.code in engine.INATTENTION_MOVE
-                   and payload.get("card") in state["hands"].get(str(seat.pk), []))
-        if penalty:
-            phase = _open(game)
-            if phase is not None:
-                core.order_submit(phase=phase, user=user, payload={**payload, "move": "penalty"}, clock=clock)
+        inattention_penalty(game=game, user=user, seat_id=seat.pk, payload=payload, code=exc.code, clock=clock)
         raise err from None
     phase = core.phase_named(game=game, phase_id=phase_id) if phase_id else _open(game)
     if phase is None:
@@ -83,15 +77,40 @@ def react(*, game: Game, user, answer: Any, phase_id: Any = None, clock=timezone
         engine.validate_react(game.state or {}, str(seat.pk), {"react": answer})
     except engine.BwError as exc:
         err = refusal(exc)
-        state = game.state or {}
-        if ((state.get("options") or {}).get("inattention") and exc.code in engine.INATTENTION_ANSWER
-                and answer in ("amulet", "mirror") and answer in state["hands"].get(str(seat.pk), [])):
-            _answer_penalty(game=game, seat=seat, card=answer, clock=clock)
+        inattention_penalty(game=game, user=user, seat_id=seat.pk, payload={"react": answer}, code=exc.code,
+                            clock=clock)
         raise err from None
     phase = core.phase_named(game=game, phase_id=phase_id) if phase_id else _open(game)
     if phase is None:
         raise refusal(engine.BwError("no_attack"))
     return core.order_submit(phase=phase, user=user, payload={"react": answer}, clock=clock)
+
+
+def inattention_penalty(*, game: Game, user, seat_id: int, payload: Any, code: str, clock=timezone.now) -> bool:
+    """The inattention penalty (BW-23a) of a line refused with BW-26 ``code``, whichever way it came (the module's
+    form and API, or the core's generic orders API through ``GameModule.order_refused``): under the ``inattention``
+    option, a play (``{"move": "play", "card"…}``) refused with a code of ``engine.INATTENTION_MOVE`` is stored as
+    the penalty move (the card is lost, the turn ends, the step closes); an answer (``{"react": "amulet"|"mirror"}``)
+    refused with a code of ``engine.INATTENTION_ANSWER`` costs the card only. Only a card the player holds is lost.
+    Returns whether a penalty was written; the caller raises the refusal all the same."""
+    game.refresh_from_db(fields=["state"])
+    state = game.state or {}
+    if not (state.get("options") or {}).get("inattention") or not isinstance(payload, dict):
+        return False
+    hand = state.get("hands", {}).get(str(seat_id), [])
+    if payload.get("move") == "play" and code in engine.INATTENTION_MOVE and payload.get("card") in hand:
+        phase = _open(game)
+        if phase is None:
+            return False
+        core.order_submit(phase=phase, user=user, payload={**payload, "move": "penalty"}, clock=clock)
+        return True
+    answer = payload.get("react")
+    if "move" not in payload and code in engine.INATTENTION_ANSWER and answer in ("amulet", "mirror") \
+            and answer in hand:
+        seat = Seat.objects.get(pk=seat_id)
+        _answer_penalty(game=game, seat=seat, card=answer, clock=clock)
+        return True
+    return False
 
 
 def _answer_penalty(*, game: Game, seat: Seat, card: str, clock) -> None:

@@ -9,6 +9,7 @@ API = "api/games/<int:pk>/bw/"
 
 urlpatterns = [
     path("games/<int:pk>/bw/order/", views.order, name="order"),
+    path("games/<int:pk>/bw/panel/", views.panel, name="panel"),
     path("games/<int:pk>/bw/declare/", views.declare, name="declare"),
     path("games/<int:pk>/bw/end-no-winner/", views.end_no_winner, name="end_no_winner"),
     path("games/<int:pk>/bw/rematch/", views.rematch, name="rematch"),

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseForbidden, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseForbidden, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from gm.core import visibility
-from gm.core.models import Game
+from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
+from gm.core.web import game_or_404
 
 from . import selectors, services
 from .forms import DealForm, RematchForm, payload_from_post
@@ -33,6 +34,11 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
     ctx = {"table": selectors.table_context(viewer), "me": selectors.my_context(game, viewer)}
     phase = selectors.open_phase(game)
     ctx["phase_id"] = phase.pk if phase is not None else None
+    # What the live panel polls against (issue 20 item 5): a new step, a step resolving, the game's end.
+    ctx["version"] = f"{ctx['phase_id'] or 0}-{phase.status if phase is not None else ''}-{game.status}"
+    # The countdown on the prompt of the step's actor (issue 20 item 5): the open step's deadline, while it runs.
+    if phase is not None and phase.status == Phase.Status.OPEN and game.paused_at is None:
+        ctx["step_deadline"] = phase.deadline
     if game.status == Game.Status.FINISHED:
         ctx["rematch_url"] = reverse("bloodwood:rematch", args=[game.pk])  # BW-23c
     elif game.status == Game.Status.SIGNUP and (game.options or {}).get("dealer"):
@@ -41,6 +47,18 @@ def page_context(*, game: Game, viewer: visibility.Viewer) -> dict:
         ctx["learned"] = [e.text() for e in visibility.log_entries(viewer).filter(visibility="seat",
                                                                                   seat=viewer.seat)]
     return ctx
+
+
+def panel(request, pk: int):
+    """The panel alone, polled by the game page (htmx, issue 20 item 5): ``?v=<version>`` the panel the page shows;
+    204 while it is still current, else the new panel — a waiting player sees his turn or his answer come without
+    reloading. Read through the visibility layer like the page (:func:`page_context`)."""
+    game = game_or_404(request.user, pk, module=MODULE)
+    viewer = visibility.viewer_for(request.user, game)
+    ctx = page_context(game=game, viewer=viewer)
+    if request.GET.get("v", "") == ctx["version"]:
+        return HttpResponse(status=204)
+    return render(request, "bloodwood/panel.html", {"game": game, "viewer": viewer, "module_context": ctx})
 
 
 def _flash(request, exc: ServiceError) -> None:

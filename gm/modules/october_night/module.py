@@ -101,6 +101,16 @@ class OctoberNightModule(GameModule):
     def order_options(self, *, game, viewer):
         return selectors.order_options(game=game, viewer=viewer)
 
+    def bench_figures(self, *, master, quick):
+        from .bench import figures
+
+        return figures.bench_figures(master=master, quick=quick)
+
+    def bench_goals_missed(self, figures):
+        from .bench.figures import goals_missed
+
+        return goals_missed(figures)
+
     def bot_policy(self):
         from .bots import OctoberNightPolicy
 

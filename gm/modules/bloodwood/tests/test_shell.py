@@ -3,6 +3,8 @@ declaration POSTs (BW-26 refusals in words), the early close of a step (BW-24), 
 need, the demo game. Database-backed."""
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -349,3 +351,106 @@ def test_BW_23c_the_successful_declarer_deals(master, make_user):
     assert 'id="bw-deal-form"' in page
     other = client_for(users[1], language="en").get(reverse("bloodwood:deal", args=[new.pk])).content.decode()
     assert 'id="bw-deal-form"' not in other
+
+
+def test_BW_23a_inattention_through_the_core_orders_api_costs_the_card(master, make_user):
+    """BW-23a through the core's generic ``POST /api/games/<id>/orders/`` (``GameModule.order_refused``): a play
+    refused with a costly code is still refused with its code, and the card is lost and the turn ends (the penalty
+    move closes the step); a refused answer loses the Amulet only."""
+    users = [make_user(f"io{i}") for i in range(5)]
+    g = core.game_create(master=master, module="bloodwood", title="BW",
+                         options={"position": POSITION, "inattention": True}, rng_seed=3)
+    core.game_open_signup(game=g, actor=master)
+    for i, u in enumerate(users):
+        core.seat_join(game=g, user=u, display_name=f"P{i + 1}")
+    core.game_start(game=g, actor=master)
+    g.refresh_from_db()
+    phase = open_phase(g)
+    second = g.seats.get(position=1)
+    status, body = api(client_for(users[1]), "post", f"/api/games/{g.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"react": "amulet"}})
+    assert status == 400 and body["code"] == "no_attack"
+    g.refresh_from_db()
+    assert g.state["hands"][str(second.pk)] == ["keys"] and g.state["discard"][-1] == "amulet"
+    status, body = api(client_for(users[0]), "post", f"/api/games/{g.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"move": "play", "card": "vaccine", "target": second.pk}})
+    assert status == 400 and body["code"] == "wrong_phase"
+    assert [o.payload["move"] for o in phase.orders.all()] == ["penalty"]  # stored despite the refusal
+    phase.refresh_from_db()
+    assert phase.deadline <= timezone.now()  # the step closes at once (BW-24)
+    resolve_at_deadline(phase)
+    g.refresh_from_db()
+    assert "vaccine" not in g.state["hands"][str(g.seats.get(position=0).pk)]
+    assert g.log_entries.filter(kind="bw.penalty").count() == 2
+
+
+def test_BW_23a_no_penalty_through_the_core_orders_api_without_the_option(game):
+    phase = open_phase(game)
+    second = game.seats.get(position=1)
+    status, body = api(client_for(game.users[0]), "post", f"/api/games/{game.pk}/orders/",
+                       {"phase": phase.pk, "payload": {"move": "play", "card": "vaccine", "target": second.pk}})
+    assert status == 400 and body["code"] == "wrong_phase"
+    game.refresh_from_db()
+    assert "vaccine" in game.state["hands"][str(game.seats.get(position=0).pk)] and not phase.orders.exists()
+
+
+def test_BW_24_the_answer_prompt_has_a_countdown_to_the_steps_deadline(game):
+    """Issue 20 item 5: the reaction prompt counts down to the step's deadline (``static/js/countdown.js`` reads
+    ``time[data-deadline]``); a player who is not asked has no prompt and no countdown of his own."""
+    phase = open_phase(game)
+    target = game.seats.get(position=1)
+    client_for(game.users[0]).post(reverse("bloodwood:order", args=[game.pk]),
+                                   {"line": "play", "card": "bite", "target": target.pk})
+    resolve_at_deadline(Phase.objects.get(pk=phase.pk))
+    reaction = open_phase(game)
+    page = client_for(game.users[1]).get(game.get_absolute_url()).content.decode()
+    prompt = page.split('id="bw-line"')[1].split("</form>")[0]
+    assert 'id="bw-countdown"' in prompt and 'class="countdown"' in prompt
+    shown = datetime.fromisoformat(prompt.split('data-deadline="')[1].split('"')[0])
+    assert abs((shown - reaction.deadline).total_seconds()) < 1 and 'name="react"' in prompt
+    assert "js/countdown.js" in page
+    other = client_for(game.users[2]).get(game.get_absolute_url()).content.decode()
+    assert 'id="bw-countdown"' not in other
+
+
+def test_BW_6f_the_refill_form_offers_only_valid_splits_checked_live(game):
+    """BW-6b/BW-6f on the page: the refill form's day and night counts are the valid splits (the first options make
+    one), with the server's list for the live check (``static/js/bloodwood_split.js``) and its reason ready."""
+    phase = open_phase(game)
+    client_for(game.users[0]).post(reverse("bloodwood:order", args=[game.pk]), {"line": "discard", "card": "vaccine"})
+    resolve_at_deadline(Phase.objects.get(pk=phase.pk))
+    refill = open_phase(game)
+    assert refill.kind == "refill"
+    game.refresh_from_db()
+    due = game.state["step"]["due"]
+    page = client_for(game.users[0]).get(game.get_absolute_url()).content.decode()
+    form = page.split('id="bw-line"')[1].split("</form>")[0]
+    assert f'data-due="{due}"' in form and "js/bloodwood_split.js" in form and 'id="bw-split-check"' in form
+    days = [int(v) for v in form.split('name="day"')[1].split("</select>")[0].split('value="')[1:] for v in [v[0]]]
+    nights = [int(v) for v in form.split('name="night"')[1].split("</select>")[0].split('value="')[1:] for v in [v[0]]]
+    assert days and [due - d for d in days] == nights
+    assert f'data-splits="{",".join(map(str, days))}"' in form
+
+
+def test_BW_24_the_panel_follows_the_steps_without_a_reload(game):
+    """Issue 20 item 5: the page polls the panel (htmx, ``bloodwood:panel?v=``): 204 while the step is the same, the
+    new panel once it closed — the target sees his answer prompt come; read through visibility like the page (BW-25:
+    no entity, no other hand for anyone else)."""
+    url = reverse("bloodwood:panel", args=[game.pk])
+    target = game.seats.get(position=1)
+    waiting = client_for(game.users[1])
+    page = waiting.get(game.get_absolute_url()).content.decode()
+    version = page.split(f'{url}?v=')[1].split('"')[0]
+    assert waiting.get(url, {"v": version}).status_code == 204
+    phase = open_phase(game)
+    client_for(game.users[0]).post(reverse("bloodwood:order", args=[game.pk]),
+                                   {"line": "play", "card": "bite", "target": target.pk})
+    resolve_at_deadline(Phase.objects.get(pk=phase.pk))
+    fresh = waiting.get(url, {"v": version})
+    assert fresh.status_code == 200
+    body = fresh.content.decode()
+    assert 'id="bw-live"' in body and 'name="react"' in body and 'id="bw-countdown"' in body
+    for viewer in (None, game.users[2]):
+        other = client_for(viewer).get(url, {"v": version}).content.decode()
+        assert 'name="react"' not in other and "the_alpha" not in other and "The Alpha" not in other
+        assert "The Leshy" not in other
