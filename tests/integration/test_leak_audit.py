@@ -164,6 +164,10 @@ class Audit:
                 values[name] = list(game.seats.order_by("position").values_list("pk", flat=True)[:1]) or [0]
             elif name == "room":
                 values[name] = [self.world.ids.get("room", "1-1")]
+            elif name == "report_id":  # a balance report of the game (issue 24), if the master asked for one
+                from gm.balance.models import BalanceReport
+
+                values[name] = list(BalanceReport.objects.filter(game=game).values_list("pk", flat=True)) or [0]
             elif name == "rule_id":  # the rules pages: public text, the same for everyone
                 values[name] = ["FM-7.4"]
             elif name == "slug":

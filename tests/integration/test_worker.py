@@ -397,7 +397,10 @@ def test_worker_killed_mid_resolution_resolves_exactly_once_later(running_game, 
         pid, wait_type, query = wait_until(
             blocked_backend, timeout=30, interval=0.05,
             message=lambda: f"worker A never blocked on the game row (phase {phase.status}):\n{worker_a.tail()}")
-        assert wait_type == "Lock" and "core_game" in query and "FOR UPDATE" in query.upper(), query
+        # pg_stat_activity keeps the first track_activity_query_size bytes (1,024 by default) of a query: the lock
+        # query that also reads the game's long-game options is longer, and its FOR UPDATE falls past the cut.
+        assert wait_type == "Lock" and "core_game" in query, query
+        assert "FOR UPDATE" in query.upper() or len(query.encode()) >= 1000, query
 
         worker_a.kill()  # SIGKILL: mid-transaction, no shutdown
         assert worker_a.proc.returncode == -signal.SIGKILL

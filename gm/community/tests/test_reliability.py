@@ -118,7 +118,8 @@ def test_requirements_are_the_masters_and_only_before_the_start(running_game, ma
     assert not SignupRequirement.objects.exists()
 
 
-def test_warning_points_bring_the_published_sanction_and_expire(master, players, make_user, django_user_model):
+def test_warning_points_bring_the_published_sanction_and_expire(sanction_table, master, players, make_user,
+                                                                django_user_model):
     """Staff warnings with a reason add up; 3 active points reach the table's "no signups for 30 days": signups are
     refused with the date; the points expire after their period."""
     staff = make_user("mod")
@@ -150,7 +151,7 @@ def test_warning_points_bring_the_published_sanction_and_expire(master, players,
     assert selectors.signup_refusals(game=game, user=player, now=T0 + timedelta(days=32)) == []
 
 
-def test_no_active_sanction_requirement(master, players, make_user):
+def test_no_active_sanction_requirement(sanction_table, master, players, make_user):
     staff = make_user("mod")
     staff.is_staff = True
     staff.save()

@@ -134,7 +134,7 @@ def test_profile_shows_the_reliability_record(client, master, pool):
     assert reverse("community:player", args=[user.username]) in html
 
 
-def test_staff_warning_page_and_public_sanction_table(client, make_user, players):
+def test_staff_warning_page_and_public_sanction_table(sanction_table, client, make_user, players):
     staff = make_user("mod")
     staff.is_staff = True
     staff.save()
