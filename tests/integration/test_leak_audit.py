@@ -168,6 +168,13 @@ class Audit:
                 from gm.balance.models import BalanceReport
 
                 values[name] = list(BalanceReport.objects.filter(game=game).values_list("pk", flat=True)) or [0]
+            elif name == "username":  # a player's public record and history (issue 24): the master's and the
+                # spectator's. A seat's own would show his account name, which the URL already holds, and the
+                # anonymity walk's canaries are account names; a record holds finished games only.
+                values[name] = [u.get_username() for key in ("master", "spectator")
+                                if (u := self.world.users.get(key)) is not None]
+            elif name == "warning_id":  # revoking a warning: staff only, POST only
+                values[name] = [0]
             elif name == "rule_id":  # the rules pages: public text, the same for everyone
                 values[name] = ["FM-7.4"]
             elif name == "slug":
