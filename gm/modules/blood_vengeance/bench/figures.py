@@ -6,16 +6,10 @@ the test suite.
 """
 from __future__ import annotations
 
-import math
-import secrets
-import statistics
-import time
 from typing import Any
 
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
-
 from gm.core import services as core
+from gm.core.bench import bench_users, timed_resolutions
 from gm.core.models import Game, Phase
 
 SLUG = "blood_vengeance"
@@ -23,24 +17,6 @@ SLUG = "blood_vengeance"
 PHASES = {False: 30, True: 2}
 #: The player counts measured: the issue's 20, and 6 for the query count's independence of players.
 PLAYERS = (20, 6)
-
-
-def percentile(samples: list[float], q: float) -> float:
-    """The ``q``-quantile (0..1) of ``samples``, nearest rank."""
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
-
-
-def users(n: int) -> list:
-    """``n`` new accounts without a usable password (the bench's players)."""
-    from django.contrib.auth import get_user_model
-
-    model = get_user_model()
-    tag = secrets.token_hex(4)
-    made = [model(username=f"bench-bv-{tag}-{i}") for i in range(n)]
-    for user in made:
-        user.set_unusable_password()
-    return model.objects.bulk_create(made)
 
 
 def night(master, players: list, *, title: str) -> Phase:
@@ -62,26 +38,15 @@ def resolution(master, *, players: int, phases: int) -> dict[str, float]:
     """``services.phase_resolve`` of a claimed night 1 with every player's vote in ``phases`` fresh games of
     ``players``, after one more whose query count is taken; milliseconds. The caller keeps the after-commit Celery
     messages from being sent (forum Mafia's ``no_publish``)."""
-    people = users(players)
+    people = bench_users(players, prefix="bench-bv")
     nights = [night(master, people, title=f"bench bv {players}/{g}") for g in range(phases + 1)]
     past = max(p.deadline for p in nights)
     clock = lambda: past  # noqa: E731 - every phase is due
-    samples, queries = [], 0
-    for index, phase in enumerate(nights):
-        token = core.phase_claim(phase_id=phase.pk, clock=clock)
-        connection.queries_log.clear()
-        started = time.perf_counter()
-        with CaptureQueriesContext(connection) as ctx:
-            if core.phase_resolve(phase_id=phase.pk, token=token, clock=clock) is None:
-                raise RuntimeError(f"phase {phase.pk} did not resolve")
-        elapsed = (time.perf_counter() - started) * 1e3
-        if Phase.objects.filter(game_id=phase.game_id, status=Phase.Status.OPEN, kind="light").count() != 1:
-            raise RuntimeError("the benchmark night did not end in one execution and the light time")
-        if index == 0:
-            queries = len(ctx.captured_queries)
-            continue
-        samples.append(elapsed)
-    return {"median": statistics.median(samples), "p95": percentile(samples, 0.95), "queries": queries}
+
+    def check(phase: Phase) -> bool:
+        return Phase.objects.filter(game_id=phase.game_id, status=Phase.Status.OPEN, kind="light").count() == 1
+
+    return timed_resolutions(nights, clock=clock, check=check, what="phase")
 
 
 def bench_figures(*, master: Any, quick: bool) -> dict[str, float]:

@@ -7,17 +7,11 @@ players and of the steps played. Speed is measured here, never asserted in the t
 """
 from __future__ import annotations
 
-import math
-import secrets
-import statistics
-import time
 from datetime import timedelta
 from typing import Any
 
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
-
 from gm.core import services as core
+from gm.core.bench import bench_users, page_queries, timed_resolutions
 from gm.core.models import Game, Phase
 
 SLUG = "bloodwood"
@@ -27,24 +21,6 @@ PHASES = {False: 30, True: 2}
 PLAYERS = (12, 5)
 #: Steps played (missed turns, BW-24b) before the game page's query count is taken a second time.
 STEPS_PLAYED = 6
-
-
-def percentile(samples: list[float], q: float) -> float:
-    """The ``q``-quantile (0..1) of ``samples``, nearest rank."""
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
-
-
-def users(n: int) -> list:
-    """``n`` new accounts without a usable password (the bench's players)."""
-    from django.contrib.auth import get_user_model
-
-    model = get_user_model()
-    tag = secrets.token_hex(4)
-    made = [model(username=f"bench-bw-{tag}-{i}") for i in range(n)]
-    for user in made:
-        user.set_unusable_password()
-    return model.objects.bulk_create(made)
 
 
 def started(master, players: list, *, title: str) -> Phase:
@@ -71,40 +47,15 @@ def resolution(master, *, players: int, phases: int) -> dict[str, float]:
     """``services.phase_resolve`` of a claimed first turn with its discard in ``phases`` fresh games of ``players``,
     after one more whose query count is taken; milliseconds. The caller keeps the after-commit Celery messages from
     being sent (forum Mafia's ``no_publish``)."""
-    people = users(players)
+    people = bench_users(players, prefix="bench-bw")
     turns = [turn_with_a_discard(master, people, title=f"bench bw {players}/{g}") for g in range(phases + 1)]
     past = max(p.deadline for p in turns) + timedelta(seconds=1)
     clock = lambda: past  # noqa: E731 - every step is due
-    samples, queries = [], 0
-    for index, phase in enumerate(turns):
-        token = core.phase_claim(phase_id=phase.pk, clock=clock)
-        connection.queries_log.clear()
-        begun = time.perf_counter()
-        with CaptureQueriesContext(connection) as ctx:
-            if core.phase_resolve(phase_id=phase.pk, token=token, clock=clock) is None:
-                raise RuntimeError(f"step {phase.pk} did not resolve")
-        elapsed = (time.perf_counter() - begun) * 1e3
-        if not Phase.objects.filter(game_id=phase.game_id, status=Phase.Status.OPEN).exists():
-            raise RuntimeError("the benchmark turn opened no next step")
-        if index == 0:
-            queries = len(ctx.captured_queries)
-            continue
-        samples.append(elapsed)
-    return {"median": statistics.median(samples), "p95": percentile(samples, 0.95), "queries": queries}
 
+    def check(phase: Phase) -> bool:
+        return Phase.objects.filter(game_id=phase.game_id, status=Phase.Status.OPEN).exists()
 
-def page_queries(game: Game, user) -> int:
-    """The query count of the game page as ``user`` (after a warm-up request)."""
-    from django.test import Client
-
-    client = Client(HTTP_HOST="localhost")
-    client.force_login(user)
-    url = game.get_absolute_url()
-    if client.get(url).status_code != 200:
-        raise RuntimeError("the game page did not answer 200")
-    with CaptureQueriesContext(connection) as ctx:
-        client.get(url)
-    return len(ctx.captured_queries)
+    return timed_resolutions(turns, clock=clock, check=check, what="step")
 
 
 def play_missed_steps(phase: Phase, steps: int) -> Phase:
@@ -123,7 +74,7 @@ def pages(master) -> dict[str, float]:
     :data:`STEPS_PLAYED` steps, each as the player of the last seat."""
     out: dict[str, float] = {}
     for players in (5, 12):
-        people = users(players)
+        people = bench_users(players, prefix="bench-bw")
         phase = started(master, people, title=f"bench bw page {players}")
         out[f"bw_page_{players}p_queries"] = page_queries(phase.game, people[-1])
         if players == 12:

@@ -29,6 +29,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from gm.core.bench import percentile
 from gm.core.processes import free_port
 
 from ..engine import resolution as engine_resolution
@@ -69,12 +70,6 @@ QUICK = Sizes(engine_runs=20, resolution_phases=2, page_phases=20, page_runs=2, 
               lateness_games=6, lateness_window_s=2, rss_resolutions=10, rss_games=2, think_s=0.05, balance_games=20,
               floor_runs=3, growth_runs=2, page_floor_runs=2, page_posts=(20, 60), page_phase_counts=(2, 4),
               page_rooms=(0, 4), big_page=(4, 60, 10, 4), growth_players=(8, 40))
-
-
-def percentile(samples: list[float], q: float) -> float:
-    """The ``q``-quantile (0..1) of ``samples``, nearest rank."""
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 @contextmanager

@@ -7,17 +7,11 @@ days played. Speed is measured here, never asserted in the test suite.
 """
 from __future__ import annotations
 
-import math
-import secrets
-import statistics
-import time
 from datetime import timedelta
 from typing import Any
 
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
-
 from gm.core import services as core
+from gm.core.bench import bench_users, page_queries, timed_resolutions
 from gm.core.models import Game, Phase
 
 SLUG = "october_night"
@@ -27,24 +21,6 @@ PHASES = {False: 30, True: 2}
 PLAYERS = (5, 3)
 #: Phases played (at their deadlines, no orders) before the game page's query count is taken a second time.
 PHASES_PLAYED = 6
-
-
-def percentile(samples: list[float], q: float) -> float:
-    """The ``q``-quantile (0..1) of ``samples``, nearest rank."""
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
-
-
-def users(n: int) -> list:
-    """``n`` new accounts without a usable password (the bench's players)."""
-    from django.contrib.auth import get_user_model
-
-    model = get_user_model()
-    tag = secrets.token_hex(4)
-    made = [model(username=f"bench-oc-{tag}-{i}") for i in range(n)]
-    for user in made:
-        user.set_unusable_password()
-    return model.objects.bulk_create(made)
 
 
 def started(master, players: list, *, title: str) -> Phase:
@@ -69,46 +45,21 @@ def resolution(master, *, players: int, phases: int) -> dict[str, float]:
     """``services.phase_resolve`` of a claimed action 1 with every player's order in ``phases`` fresh games of
     ``players``, after one more whose query count is taken; milliseconds. The caller keeps the after-commit Celery
     messages from being sent (forum Mafia's ``no_publish``)."""
-    people = users(players)
+    people = bench_users(players, prefix="bench-oc")
     opened = [action_with_orders(master, people, title=f"bench oc {players}/{g}") for g in range(phases + 1)]
     past = max(p.deadline for p in opened) + timedelta(seconds=1)
     clock = lambda: past  # noqa: E731 - every phase is due
-    samples, queries = [], 0
-    for index, phase in enumerate(opened):
-        token = core.phase_claim(phase_id=phase.pk, clock=clock)
-        connection.queries_log.clear()
-        begun = time.perf_counter()
-        with CaptureQueriesContext(connection) as ctx:
-            if core.phase_resolve(phase_id=phase.pk, token=token, clock=clock) is None:
-                raise RuntimeError(f"phase {phase.pk} did not resolve")
-        elapsed = (time.perf_counter() - begun) * 1e3
-        if not Phase.objects.filter(game_id=phase.game_id, status=Phase.Status.OPEN, kind="contact").exists():
-            raise RuntimeError("the benchmark action phase opened no contact phase")
-        if index == 0:
-            queries = len(ctx.captured_queries)
-            continue
-        samples.append(elapsed)
-    return {"median": statistics.median(samples), "p95": percentile(samples, 0.95), "queries": queries}
 
+    def check(phase: Phase) -> bool:
+        return Phase.objects.filter(game_id=phase.game_id, status=Phase.Status.OPEN, kind="contact").exists()
 
-def page_queries(game: Game, user) -> int:
-    """The query count of the game page as ``user`` (after a warm-up request)."""
-    from django.test import Client
-
-    client = Client(HTTP_HOST="localhost")
-    client.force_login(user)
-    url = game.get_absolute_url()
-    if client.get(url).status_code != 200:
-        raise RuntimeError("the game page did not answer 200")
-    with CaptureQueriesContext(connection) as ctx:
-        client.get(url)
-    return len(ctx.captured_queries)
+    return timed_resolutions(opened, clock=clock, check=check, what="phase")
 
 
 def pages(master) -> dict[str, float]:
     """``oc_page_queries`` on the first day and ``oc_page_played_queries`` after :data:`PHASES_PLAYED` phases
     resolved at their deadlines, as the last seat's player of a 5-player game."""
-    people = users(5)
+    people = bench_users(5, prefix="bench-oc")
     phase = started(master, people, title="bench oc page")
     out: dict[str, float] = {"oc_page_queries": page_queries(phase.game, people[-1])}
     for _ in range(PHASES_PLAYED):
