@@ -120,6 +120,13 @@ class SimPolicy:
         chance from ``rng`` only."""
         raise NotImplementedError
 
+    @staticmethod
+    def acting(phase: PhaseInfo, seats: Sequence[SeatInfo]) -> list[SeatInfo]:
+        """The living seats among ``phase``'s actors (every living seat when the phase names none), in seat order:
+        who may order in :meth:`orders`."""
+        actors = set(phase.actors) if phase.actors is not None else None
+        return [seat for seat in seats if seat.alive and (actors is None or seat.id in actors)]
+
     def side(self, outcome: Outcome) -> str | None:
         """The one side a finished game counts for, or ``None`` for a draw (no winner). Default: ``None`` for a draw
         or no winner, the only winner, or several winners joined by ``+`` (a shared win is its own row)."""

@@ -28,11 +28,8 @@ class BloodVengeanceSim(SimPolicy):
 
     def orders(self, *, state: Mapping[str, Any], phase: PhaseInfo, seats: Sequence[SeatInfo], rng: random.Random,
                context: Any = None) -> dict[int, dict]:
-        actors = set(phase.actors) if phase.actors is not None else None
         out: dict[int, dict] = {}
-        for seat in seats:
-            if not seat.alive or (actors is not None and seat.id not in actors):
-                continue
+        for seat in self.acting(phase, seats):
             grouped = legal_choices(dict(state), phase.kind, str(seat.id))
             if not grouped:
                 continue

@@ -28,11 +28,8 @@ class OctoberNightSim(SimPolicy):
 
     def orders(self, *, state: Mapping[str, Any], phase: PhaseInfo, seats: Sequence[SeatInfo], rng: random.Random,
                context: Any = None) -> dict[int, dict]:
-        actors = set(phase.actors) if phase.actors is not None else None
         out: dict[int, dict] = {}
-        for seat in seats:
-            if not seat.alive or (actors is not None and seat.id not in actors):
-                continue
+        for seat in self.acting(phase, seats):
             lines = [line for line in legal_lines(dict(state), str(seat.id), phase.kind) if not line["why"]]
             if lines:
                 out[seat.id] = rng.choice(lines)["payload"]

@@ -29,11 +29,8 @@ class OnuwSim(SimPolicy):
     def orders(self, *, state: Mapping[str, Any], phase: PhaseInfo, seats: Sequence[SeatInfo], rng: random.Random,
                context: Any = None) -> dict[int, dict]:
         order = engine.seat_order(seats)
-        actors = set(phase.actors) if phase.actors is not None else None
         out: dict[int, dict] = {}
-        for seat in seats:
-            if not seat.alive or (actors is not None and seat.id not in actors):
-                continue
+        for seat in self.acting(phase, seats):
             others = [int(s) for s in order if s != str(seat.id)]
             payload = self._choose(state, phase.kind, str(seat.id), order, others, rng)
             if payload is not None:
