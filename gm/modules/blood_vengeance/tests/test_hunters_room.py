@@ -5,17 +5,16 @@ from __future__ import annotations
 import pytest
 
 from gm.core import interventions
-from gm.core import services as core
 from gm.core.engine import PhaseInfo
-from gm.core.models import Game
 from gm.core.services import ServiceError
 from tests.helpers import client_for
 
 from .. import engine, services
 from ..models import HuntersPost
 from .engine_kit import Game as EngineGame
+from .test_thread import DEAL, page, resolve, start  # the same 6-player table
 
-DEAL = ["count", "lamia", "monk", "hunter", "vampire", "vampire"]  # P3 and P4 are the hunters
+# DEAL (test_thread's table): P3 and P4 are the hunters
 
 
 def test_BV_14_2_the_hunters_room_is_open_only_in_the_light_time():
@@ -31,28 +30,6 @@ def test_BV_14_2_the_hunters_room_is_open_only_in_the_light_time():
 @pytest.fixture
 def six(make_user):
     return [make_user(f"bvr{i}") for i in range(6)]
-
-
-def start(master, users, **options) -> Game:
-    game = core.game_create(master=master, module="blood_vengeance", title="BV", rng_seed=3,
-                            options={"deal": DEAL, **options})
-    core.game_open_signup(game=game, actor=master)
-    for i, user in enumerate(users):
-        core.seat_join(game=game, user=user, display_name=f"P{i + 1}", accept=["code_of_honour"])
-    core.game_start(game=game, actor=master)
-    game.refresh_from_db()
-    return game
-
-
-def resolve(game):
-    from gm.core.scenario import resolve_at_deadline
-
-    resolve_at_deadline(game.phases.get(status="open"))
-    game.refresh_from_db()
-
-
-def page(user, game) -> str:
-    return client_for(user).get(f"/games/{game.pk}/").content.decode()
 
 
 @pytest.mark.django_db
