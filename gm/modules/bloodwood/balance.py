@@ -2,7 +2,7 @@
 bots' choices (:mod:`.bots`) played straight on the pure engine, with no HTTP and no database. In every step each of
 its actors picks one line at random among the legal whole lines :func:`.selectors.legal_payloads` offers (BW-24;
 it asks the engine's own legality checks), and the core checks every line with ``validate_order``. Now and then
-(:data:`.bots.CHANCES` ``declare``, per step and pure player) a player declares (BW-22) naming a random half of the
+(:func:`.bots.declare_chance`, per step and pure player) a player declares (BW-22) naming a random half of the
 others, as the playtest bots do (:func:`.engine.pend_declaration`: the step's resolution judges it).
 
 Sides: the two teams (``BW-1``); BW-22d's deadlock (every player permanent) is a draw. End kinds: ``declaration``
@@ -19,7 +19,7 @@ from gm.core.balance import SimPolicy
 from gm.core.engine import PhaseInfo, Resolution, SeatInfo
 
 from . import engine
-from .bots import CHANCES
+from .bots import declare_chance
 from .selectors import legal_payloads
 
 
@@ -36,7 +36,7 @@ class BloodwoodSim(SimPolicy):
         if state.get("over") or state.get("declaration"):
             return None
         for sid in (str(a) for a in phase.actors or ()):
-            if state["dna"].get(sid) == "purity" and rng.random() < CHANCES["declare"]:
+            if state["dna"].get(sid) == "purity" and rng.random() < declare_chance(phase.ordinal):
                 others = [s for s in state["order"] if s != sid]
                 named = rng.sample(others, max(1, len(others) // 2))
                 new = copy.deepcopy(dict(state))

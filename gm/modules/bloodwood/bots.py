@@ -17,6 +17,21 @@ from .engine import NOT_SELF
 
 CHANCES = {"miss": 0.05, "illegal": 0.2, "declare": 0.02}
 
+#: Steps after which a pure bot grows bolder about declaring, and the most it reaches.
+BOLDER_AFTER = 40
+DECLARE_MAX = 0.3
+
+
+def declare_chance(ordinal: int) -> float:
+    """The chance (0–1) that a pure bot declares (BW-22) in step ``ordinal`` (1-based): ``CHANCES["declare"]`` for
+    the first :data:`BOLDER_AFTER` steps, then growing with the step up to :data:`DECLARE_MAX`.
+
+    The game never ends by itself (BW-22): only a declaration ends it. With a flat 2 % the bots' games had a long
+    tail (5 players, 300 simulated games: median 38 steps, p95 326, p99 598), as the mutation spreads and fewer pure
+    players are left to declare; people in a long game grow surer too. With this curve: median 38, p95 138, p99 216,
+    at most 353 (12 players: p99 143)."""
+    return min(DECLARE_MAX, CHANCES["declare"] * max(1.0, ordinal / BOLDER_AFTER))
+
 
 class BloodwoodBot(Client):
     """One Bloodwood player choosing among the offered lines."""
@@ -29,7 +44,7 @@ class BloodwoodBot(Client):
             self.tally.count("missed step")
             return
         options = self.order_options()
-        if options and options.get("may_declare") and self.chance("declare"):
+        if options and options.get("may_declare") and self.rng.random() < declare_chance(ordinal):
             self.declare(options)
             return
         if not options or not options.get("choices"):
@@ -58,9 +73,11 @@ class BloodwoodBot(Client):
 
 
 class BloodwoodPolicy(Policy):
-    """Bloodwood for 5–12 bots; every step lasts ``deadline`` seconds."""
+    """Bloodwood for 5–12 bots; every step lasts ``deadline`` seconds. A game is stuck after 400 steps: the bots'
+    longest of 600 simulated games took 353 (see :func:`declare_chance`)."""
 
     bot_class = BloodwoodBot
+    phase_cap = 400
     min_players = 5
     max_players = 12
     default_players = 6
