@@ -83,12 +83,15 @@ class Client:
     maps a misbehaviour to its probability per phase, read by :meth:`chance`."""
 
     chances: Mapping[str, float] = {}
+    #: The misbehaviours after which the bot is not done with the phase (see :meth:`press_done`).
+    SKIPS = ("miss", "late")
 
     def __init__(self, *, base_url: str, game_id: int, index: int, token: str, rng: random.Random, tally: Tally,
                  timeout: float = 20):
         self.base_url, self.game_id, self.index, self.rng, self.tally = base_url, game_id, index, rng, tally
         self.name = f"Bot {index + 1}"
         self.seat_id: int | None = None
+        self.skipped = False  # this phase: it missed it or sends too late (:data:`SKIPS`)
         self.timeout = timeout
         self.http = requests.Session()
         self.http.headers.update({"Authorization": f"Token {token}", "Accept-Language": "en"})
@@ -128,7 +131,22 @@ class Client:
             self.tally.fail(f"{self.name}: {what} refused ({status}) without a reason: {str(body)[:200]}")
 
     def chance(self, key: str) -> bool:
-        return self.rng.random() < self.chances[key]
+        """Whether the misbehaviour ``key`` of :attr:`chances` happens now (one draw of the bot's RNG)."""
+        hit = self.rng.random() < self.chances[key]
+        if hit and key in self.SKIPS:
+            self.skipped = True
+        return hit
+
+    def press_done(self, phase_id: int) -> None:
+        """``POST /api/games/<id>/ready/``: the bot is done with phase ``phase_id`` (a game with the ``all_ready``
+        option, issue 23). A phase that has already ended answers 409 ``stale``/``late``: not a failure."""
+        status, body = self.call("POST", "/api/games/<id>/ready/", {"phase": phase_id, "done": True})
+        if status < 300:
+            self.tally.count("done")
+        elif status >= 500:
+            self.tally.fail(f"{self.name}: done answered {status}: {str(body)[:200]}")
+        elif status != 409:
+            self.tally.refusal(deliberate=False, what="done", status=status, body=body)
 
     # -- common moves ----------------------------------------------------------------------------------------
     def order_options(self) -> dict | None:

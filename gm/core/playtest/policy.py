@@ -21,7 +21,9 @@ class Policy:
       a game whose rules take longer, like October Night's 71, says so);
     * :meth:`seat` — the bots take their seats (default: ``POST /api/games/<id>/join/`` with their names);
     * :meth:`dispatch` — the bots' work for one phase (default: every living actor plays it; now and then one
-      dead bot tries to order).
+      dead bot tries to order). With ``all_ready`` (``gm_playtest --all-ready``: the game's "done" button of
+      issue 23 is on) each bot that played the phase then presses "done" (:meth:`Client.press_done`), so the phase
+      ends once every actor is done instead of at its deadline.
     """
 
     bot_class: type[Client] = Client
@@ -34,6 +36,8 @@ class Policy:
     phase_cap = 60
     #: Per phase: the chance that one dead bot tries to order (the site must refuse it).
     dead_tries = 0.5
+    #: Whether the bots press "done" after playing a phase (set by ``play_game(all_ready=True)``).
+    all_ready = False
 
     def create_game(self, *, master: Any, title: str, seed: int, deadline: float, players: int) -> Any:
         """Create the game through the services and open its signup (the master's side); phases last about
@@ -63,10 +67,21 @@ class Policy:
         """Start the bots' work for ``phase`` on ``pool`` (a thread pool); returns the futures."""
         alive = dict(game.seats.values_list("pk", "alive"))
         actors = set(phase.actors) if phase.actors is not None else None
-        futures = [pool.submit(bot.play_phase, kind=phase.kind, ordinal=phase.ordinal, deadline=due,
-                               phase_id=phase.pk)
+        play = self._play_then_done if self.all_ready else self._play
+        futures = [pool.submit(play, bot, kind=phase.kind, ordinal=phase.ordinal, deadline=due, phase_id=phase.pk)
                    for bot in bots if alive.get(bot.seat_id) and (actors is None or bot.seat_id in actors)]
         dead = [bot for bot in bots if bot.seat_id in alive and not alive[bot.seat_id]]
         if dead and rng.random() < self.dead_tries:
             futures.append(pool.submit(rng.choice(dead).try_while_dead, phase.pk))
         return futures
+
+    @staticmethod
+    def _play(bot: Client, **phase: Any) -> None:
+        bot.play_phase(**phase)
+
+    @staticmethod
+    def _play_then_done(bot: Client, **phase: Any) -> None:
+        bot.skipped = False
+        bot.play_phase(**phase)
+        if not bot.skipped:  # a bot that missed the phase, or sends too late, keeps it waiting for its deadline
+            bot.press_done(phase["phase_id"])

@@ -191,7 +191,7 @@ def play_game(*, game: str, base_url: str, players: int, seed: int, deadline: fl
               log: Callable[[str], None] = lambda s: None, on_game: Callable[[int], None] | None = None,
               killer: WorkerKiller | None = None,
               outage: tuple[int, float, Callable[[], None], Callable[[], None]] | None = None,
-              flaky: int = 0) -> GameReport:
+              flaky: int = 0, all_ready: bool = False) -> GameReport:
     """Play one game of module ``game`` (its slug) with ``players`` bots to the end against the site at
     ``base_url``, whose worker and beat resolve the deadlines. The game's RNG seed and the bots' choices come from
     ``seed``; phases last about ``deadline`` seconds (as the module's policy sets them). A game still running after
@@ -203,11 +203,15 @@ def play_game(*, game: str, base_url: str, players: int, seed: int, deadline: fl
     ``flaky`` bots go quiet after the first phase (issue 23): with the activity options ``prod_after`` 2 and
     ``prod_grace`` 1 (an "hour" is ``GM_ACTIVITY_HOUR`` seconds in the stack: about a phase), the site prods them,
     flags their seats for the standby board, and standby bots volunteer over HTTP; the master approves each, and the
-    new bot plays the seat from then on (:func:`replace_flagged`)."""
+    new bot plays the seat from then on (:func:`replace_flagged`).
+
+    ``all_ready``: the master turns the game's "done" button on (issue 23) and each bot presses it once it has
+    played a phase, so a phase ends as soon as every actor is done (:meth:`Policy.dispatch`)."""
     from gm.core import services
     from gm.core.models import Game, Phase
 
     policy = policy_for(game)
+    policy.all_ready = all_ready
     started = time.monotonic()
     rng = random.Random(seed)
     tag = f"pt{seed}-{secrets.token_hex(3)}"
@@ -221,6 +225,11 @@ def play_game(*, game: str, base_url: str, players: int, seed: int, deadline: fl
     bots: list[Client] = [policy.make_bot(base_url=base_url, game_id=game_obj.pk, index=i, token=tokens[i],
                                           rng=random.Random(rng.random()), tally=tally) for i in range(players)]
     policy.seat(game=game_obj, bots=bots, users=users)
+    if all_ready:
+        from gm.core.services import early_ends
+
+        early_ends.early_end_options_set(game=game_obj, actor=master, hammer=False, all_ready=True,
+                                         reason="playtest: bots press done")
     log(f"game {game_obj.pk}: {game_obj.seats.count()} seats signed up over HTTP")
     services.game_start(game=game_obj, actor=master)
     quiet: set[int] = set()

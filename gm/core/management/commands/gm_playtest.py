@@ -11,7 +11,8 @@ must use the same database; its worker and beat resolve the deadlines).
 the worker K times in all, each time while a phase is being resolved, and starts a new one. ``--redis-outage
 SECONDS`` runs the stack on a private ``redis-server`` and stops it for that long during the second phase (forum
 Mafia's first night). ``--flaky-players N``: N bots go quiet after the first phase; the site prods them and flags
-their seats, standby bots volunteer from the standby board and the master approves them (issue 23).
+their seats, standby bots volunteer from the standby board and the master approves them (issue 23). ``--all-ready``:
+the game's "done" button is on and the bots press it after each phase they played, so phases end early.
 
 Prints per game: phases, deaths per phase, winner, resolution time per phase, refused requests by reason, and the
 exactly-once checks. Exit status 0 when every game ended with a winner and every check held, 1 otherwise.
@@ -63,10 +64,13 @@ class Command(BaseCommand):
         parser.add_argument("--flaky-players", type=int, default=0, metavar="N",
                             help="N bots go quiet after the first phase: prodded, flagged and replaced by standby "
                                  "bots (issue 23; an activity-option hour lasts one deadline)")
+        parser.add_argument("--all-ready", action="store_true",
+                            help="the game's \"done\" button is on and each bot presses it once it has played a "
+                                 "phase, which then ends when every actor is done (issue 23), not at its deadline")
 
     def handle(self, *args, game: str, players: int | None, seed: int, seeds: str | None, deadline: float,
                base_url: str | None, phase_cap: int | None, kill_worker: int, redis_outage: float, log_dir: str | None,
-               verbosity: int = 1, flaky_players: int = 0, **options):
+               verbosity: int = 1, flaky_players: int = 0, all_ready: bool = False, **options):
         from gm.core import registry
         from gm.core.playtest.runner import WorkerKiller, play_game, policy_for
         from gm.core.playtest.stack import PrivateRedis, Stack
@@ -127,7 +131,7 @@ class Command(BaseCommand):
                 report = play_game(game=game, base_url=base_url, players=players, seed=number, deadline=deadline,
                                    phase_cap=phase_cap, log=say, on_game=game_ids.append, killer=killer,
                                    outage=outage, resolve_timeout=60 + (30 if kill_worker else 0),
-                                   flaky=flaky_players)
+                                   flaky=flaky_players, all_ready=all_ready)
                 reports.append(report)
                 for line in report.lines():
                     self.stdout.write(line)
