@@ -555,7 +555,9 @@ def not_found(request, exception=None):
     """The 404 page; API clients get the API's error shape."""
     if request.path_info.startswith("/api/"):  # API clients get the API's error shape, not an HTML page
         return JsonResponse({"errors": {"__all__": [_("Not found")]}, "code": "not_found"}, status=404)
-    return render(request, "404.html", {"reason": str(exception) if exception else ""}, status=404)
+    # The page names no reason: an unmatched URL's exception holds every URL pattern tried (formatting it was half
+    # the cost of a 404, and the patterns are nobody's business).
+    return render(request, "404.html", status=404)
 
 
 def server_error(request):

@@ -388,3 +388,41 @@ def test_anonymous_pages_use_the_default_time_zone(client):
 def test_profile_time_zone_change_takes_effect_on_next_page(logged_in, user):
     logged_in.post(reverse("profile"), profile_data(time_zone="America/New_York"))
     assert logged_in.get(reverse("profile")).context["TIME_ZONE"] == "America/New_York"
+
+
+def test_session_user_brings_can_host_and_unread_in_one_query_as_the_permission_rules_say(make_user, running_game,
+                                                                                         django_assert_num_queries):
+    """``accounts.backends.ModelBackend.get_user``: ``gm_can_host`` agrees with ``User.objects.with_perm`` for a
+    plain user, the permission held directly or through a group, a superuser; ``gm_unread`` counts unread
+    notifications only; all in one query."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group, Permission
+    from django.utils import timezone
+
+    from accounts.backends import ModelBackend
+    from gm.inbox.models import Notification
+
+    host = Permission.objects.get(content_type__app_label="core", codename="host_game")
+    other = Permission.objects.exclude(pk=host.pk).first()
+    plain, direct, grouped, boss, elsewhere = (make_user(f"gu-{n}") for n in range(5))
+    direct.user_permissions.add(host)
+    hosts = Group.objects.create(name="hosts")
+    hosts.permissions.add(host)
+    grouped.groups.add(hosts)
+    boss.is_superuser = True
+    boss.save()
+    elsewhere.user_permissions.add(other)  # some other permission is not this one
+    for read_at in (None, None, timezone.now()):
+        Notification.objects.create(user=direct, game=running_game, kind=Notification.Kind.PRIVATE_MESSAGE,
+                                    created_at=timezone.now(), read_at=read_at)
+    backend = ModelBackend()
+    may = set(get_user_model().objects.with_perm("core.host_game", backend="django.contrib.auth.backends.ModelBackend")
+              .values_list("pk", flat=True))
+    for user, unread in ((plain, 0), (direct, 2), (grouped, 0), (boss, 0), (elsewhere, 0)):
+        with django_assert_num_queries(1):
+            loaded = backend.get_user(user.pk)
+            assert loaded.profile is not None
+        assert loaded.gm_can_host == (user.pk in may), user.username
+        assert loaded.gm_unread == unread, user.username
+    assert {plain.pk, elsewhere.pk}.isdisjoint(may) and {direct.pk, grouped.pk, boss.pk} <= may
+    assert backend.get_user(10**9) is None

@@ -4,8 +4,10 @@ edit of the audit log in words."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -92,16 +94,25 @@ def master_field(key: str, value: Any) -> tuple[str, str]:
     return key, str(value)
 
 
+@lru_cache(maxsize=64)
+def _card_choices(kinds: frozenset[str], language: str | None) -> tuple[tuple[str, str], ...]:
+    """``(slug, name)`` of every kind in ``kinds``, sorted by name in ``language`` (the active one, passed to key
+    the cache): the same list for every seat and container of a game, built once instead of per seat and container
+    (the master's game page showed 16 seats × 4 containers)."""
+    return tuple(sorted(((k, card_name(k)) for k in kinds), key=lambda kn: kn[1].casefold()))
+
+
 def master_seat_form(*, state: Mapping[str, Any], seat: Any, phase: Any) -> list[dict]:
     """The console's seat edit in words: the four containers as pickers of card names (every kind of the game's
     collection, FM-4.2), jail as a number of phases (FM-7.5), handcuffs as a choice of night (the night number
     they apply to, FM-8), the claimed public role as a choice of the FM-8 roles (a custom one, FM-2.3, kept)."""
     fields = master_edit.seat_fields(state, seat)
-    kinds = set(game_collection(state).kinds)
+    kinds = frozenset(game_collection(state).kinds)
+    language = translation.get_language()
     specs = []
     for key in ("hand", "sleeve", "deck", "discard"):
         held = fields[key]
-        choices = sorted(((k, card_name(k)) for k in kinds | set(held)), key=lambda kn: kn[1].casefold())
+        choices = list(_card_choices(kinds | frozenset(held), language))
         label, text = master_field(key, held)
         specs.append({"key": key, "label": label, "kind": "cards", "value": held, "choices": choices,
                       "text": text})
