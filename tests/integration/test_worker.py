@@ -3,8 +3,8 @@ the PostgreSQL test database and a per-session Redis queue.
 
 They show the exactly-once design of ``gm.core.services`` end to end: the ETA task and the beat sweep each
 resolve a due phase; 8 sweeping threads and 2 workers racing on the same phases for 200 rounds (40 in every CI run,
-200 with the soak tests) resolve every phase exactly once; and a worker killed in the middle of a resolution leaves nothing behind but its claim, which
-the sweep reclaims and resolves exactly once.
+200 with the soak tests) resolve every phase exactly once; and a worker killed in the middle of a resolution leaves
+nothing behind but its claim, which the sweep reclaims and resolves exactly once.
 
 Run with PostgreSQL + Redis (skipped otherwise)::
 
