@@ -86,6 +86,10 @@ class Command(BaseCommand):
         phase_cap = policy.phase_cap if phase_cap is None else phase_cap
         if not policy.min_players <= players <= policy.max_players:
             raise CommandError(f"--players must be between {policy.min_players} and {policy.max_players}.")
+        from gm.core.playtest.policy import Policy
+
+        if all_ready and type(policy).dispatch is not Policy.dispatch:
+            raise CommandError(f"--all-ready needs bots that use the generic dispatch; {game}'s have their own.")
         if deadline < 1:
             raise CommandError("--deadline must be at least 1 second.")
         if base_url and (kill_worker or redis_outage):
