@@ -115,9 +115,9 @@ def test_bots_play_a_playable_damage_card_first():
         "dead_targets": [], "hand": [{"uid": 1, "kind": "pistol"}, {"uid": 2, "kind": "body_armour"}],
         "sleeve": [], "can_discard_two": False, "named_cards": [],
     }
-    colours = {"pistol": "damage", "body_armour": "defence"}
+    weapons = frozenset({"pistol"})
     for seed in range(200):
-        plays = choose_order(options, "night", random.Random(seed), colours)["plays"]
+        plays = choose_order(options, "night", random.Random(seed), weapons)["plays"]
         assert [(p["uid"], p["target"] in (10, 11)) for p in plays] == [(1, True)], plays
 
 
@@ -180,14 +180,14 @@ def test_bots_keep_a_small_hand_and_dig_for_damage_in_the_endgame():
 
     from gm.modules.forum_mafia.playtest.bots import MOVE_MIN_HAND
 
-    colours = {"stash": "neutral", "tail": "recon", "first_aid": "defence"}
+    weapons = frozenset()
     small = _hand_options(("stash", 0, True), ("tail", 0, True), ("first_aid", 0, True))
     assert len(small["hand"]) < MOVE_MIN_HAND
     discards = 0
     for seed in range(300):
-        day = choose_order(small, "day", random.Random(seed), colours)
+        day = choose_order(small, "day", random.Random(seed), weapons)
         assert 1 not in [p["uid"] for p in day.get("plays", [])], day
-        night = choose_order(small, "night", random.Random(seed), colours)
+        night = choose_order(small, "night", random.Random(seed), weapons)
         if "discard" in night:
             discards += 1
         else:
@@ -200,13 +200,13 @@ def test_bots_stash_to_pay_for_a_damage_card_they_cannot_afford():
     moves a spare Hand card into the Sleeve, whatever the Hand's size — and the damage card is kept."""
     import random
 
-    colours = {"stash": "neutral", "sniper_rifle": "damage", "first_aid": "defence"}
+    weapons = frozenset({"sniper_rifle"})
     small = _hand_options(("stash", 0, True), ("sniper_rifle", 1, False), ("first_aid", 0, True))
     for seed in range(100):
         for kind in ("day", "night"):
-            order = choose_order(small, kind, random.Random(seed), colours)
+            order = choose_order(small, kind, random.Random(seed), weapons)
             assert order == {"plays": [{"card": "stash", "from": "hand", "uid": 1, "cards": [3]}]}, order
     # Only the rifle to keep: nothing spare to stash, so the Hand is cycled at night as before.
     alone = _hand_options(("stash", 0, True), ("sniper_rifle", 1, False))
-    nights = [choose_order(alone, "night", random.Random(seed), colours) for seed in range(100)]
+    nights = [choose_order(alone, "night", random.Random(seed), weapons) for seed in range(100)]
     assert sum("discard" in n for n in nights) > 50

@@ -8,7 +8,7 @@ bots' choices (:mod:`.playtest.bots`) played straight on the pure engine, with n
   for the leader of the public tally so far (the seats vote one after another in a random order), rarely for peace,
   mostly for execution — a vote the engine's :func:`.engine.veche.check_vote` refuses is replaced by peace.
 * A seat whose deck ran out rebuilds it at once (FM-4.7, :func:`.engine.abilities.apply_rebuild`) from the random
-  valid deck with the most damage cards, as the playtest bots do.
+  valid deck with the most weapons (:func:`.playtest.bots.weapons`), as the playtest bots do.
 
 Sides: ``law``, ``mafia``, ``maniac``, ``avenger`` (FM-10); a game counts for its main winner (the joker's and the
 hero's own wins are in the report's ``winners``). End kinds: ``law``/``mafia``/``maniac``/``avenger`` (the side that
@@ -31,7 +31,7 @@ from .engine import abilities, veche
 from .engine.orders import order_options
 from .engine.roles import PUBLIC_ROLES
 from .engine.state import DAY, DECKBUILDING, NIGHT, fm_state
-from .playtest.bots import REBUILD_TRIES, VOTING, choose_order
+from .playtest.bots import REBUILD_TRIES, VOTING, choose_order, weapons
 
 SIDES = ("law", "mafia", "maniac", "avenger")
 
@@ -50,7 +50,7 @@ class Context:
         self.collection = collection
         self.snapshot = collection.snapshot()
         self.version = collection.version
-        self.colours = {slug: kind.colour for slug, kind in collection.kinds.items()}
+        self.weapons = weapons([{"slug": slug, "effect": kind.effect} for slug, kind in collection.kinds.items()])
         self.pools: dict[DeckRules, dict[int, list[str]]] = {}
 
     def deck(self, seat: SeatInfo, rng: random.Random) -> list[str]:
@@ -100,7 +100,7 @@ class ForumMafiaSim(SimPolicy):
                 context: Any = None) -> tuple[dict, dict[int, dict]] | None:
         """Deck building (FM-4.5): every seat but a joker (who would choose his colours first) submits a random valid
         deck. Nights and days (FM-4.7): every living seat whose deck is empty while a ``mulligan`` sits in its Hand
-        rebuilds it now, with the deck of most damage cards among :data:`.playtest.bots.REBUILD_TRIES`."""
+        rebuilds it now, with the deck of most weapons among :data:`.playtest.bots.REBUILD_TRIES`."""
         if phase.kind == DECKBUILDING:
             return dict(state), {s.id: {**s.data, "deck_list": [{"kind": k} for k in context.deck(s, rng)]}
                                  for s in seats if s.data.get("secret_role") != "joker"}
@@ -115,7 +115,7 @@ class ForumMafiaSim(SimPolicy):
             if cards.get("deck") or not any(c.get("kind") == "mulligan" for c in cards.get("hand", [])):
                 continue
             decks = [context.deck(seat, rng) for _ in range(REBUILD_TRIES)]
-            deck = max(decks, key=lambda d: sum(context.colours.get(k) == "damage" for k in d))
+            deck = max(decks, key=lambda d: sum(k in context.weapons for k in d))
             result = abilities.apply_rebuild(state=new_state or state, seat=seat, deck_list=deck,
                                              collection=context.collection, rng=rng)
             if not result.problems:
@@ -136,7 +136,7 @@ class ForumMafiaSim(SimPolicy):
         votes: dict[int, dict] = {}
         for seat in living:
             options = order_options(state=state, phase=phase, seat=seat, seats=seats)
-            payload = choose_order(options, phase.kind, rng, context.colours)
+            payload = choose_order(options, phase.kind, rng, context.weapons)
             if phase.kind == DAY:
                 vote = self._vote(options, seats, votes, rng)
                 clean, problem = veche.check_vote(vote, phase=phase, seat=seat, by_id=by_id, fm=fm)

@@ -38,11 +38,13 @@ def harmful_card(card: CardKind | None, *, hero: bool = False) -> bool:
     """FM-10.H1: whether a card kind can deal damage (``damage``, delayed damage, the accusation's 4) or kill (the
     pickpocket takes a Hand card the target does not replace, so it can take a last one). For the hero (FM-3.3:
     "can never deal damage in any way") only a card that kills without damage counts."""
-    if card is None:
-        return False
-    eff = card.effect
-    damages = bool(eff.get("damage") or eff.get("delayed_damage"))
-    return bool(eff.get("steal")) or (damages and not hero)
+    return card is not None and harmful_effect(card.effect, hero=hero)
+
+
+def harmful_effect(effect: Mapping[str, Any], *, hero: bool = False) -> bool:
+    """:func:`harmful_card` on a card kind's ``effect`` mapping (as the collection API gives it)."""
+    damages = bool(effect.get("damage") or effect.get("delayed_damage"))
+    return bool(effect.get("steal")) or (damages and not hero)
 
 
 def harm_sources(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mapping[str, Any],
@@ -58,7 +60,9 @@ def harm_sources(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mappi
     pay it (FM-5.7: not role cards; the cultist adds two from the Hand), or when he holds a card that fills the
     Sleeve (:func:`sleeve_filler`). The discard pile does not count (a rebuild, FM-4.7, takes a new deck from the
     collection, not the pile), nor does a rebuild he could make: the phases FM-10.H1 waits are his time to make
-    it, and a rebuilt deck with a harmful card stops the count.
+    it, and a rebuilt deck with a harmful card stops the count. Nor does a deck when the table is frozen
+    (:func:`can_act` false for every living character): a card is drawn only after a play or a discard
+    (FM-5.4), so nobody will ever draw it.
 
     ``containers``: seat id → the seat's cards now (default: read from the seat data); ``first``: stop at the
     first source found (the count needs no more)."""
@@ -67,6 +71,8 @@ def harm_sources(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mappi
     if len(living) >= 3:
         found.append((0, "veche"))
     ids = {s.id for s in living}
+    held_now = {s.id: (containers or {}).get(s.id) or Containers.from_dict(s.data.get("cards")) for s in living}
+    frozen: bool | None = None  # worked out only if a deck is looked at
     if any(int(e.get("target", 0)) in ids for e in fm.get("poison") or []):
         found.append((0, "poison"))
     if any(int(e.get("seat", 0)) in ids for e in fm.get("stimulant") or []):
@@ -81,8 +87,10 @@ def harm_sources(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mappi
         if seat.data.get("public_role") == "assassin" and "assassin" not in used(fm, seat.id):
             found.append((seat.id, "assassin"))
             continue
-        c = (containers or {}).get(seat.id) or Containers.from_dict(seat.data.get("cards"))
-        held = (*c.hand, *c.sleeve, *c.deck)
+        c = held_now[seat.id]
+        if c.deck and frozen is None:
+            frozen = not any(can_act(s, held_now[s.id], collection, len(living)) for s in living)
+        held = (*c.hand, *c.sleeve, *(() if frozen else c.deck))
         # FM-5.7: a card whose price can never be paid can never be played. The Sleeve only grows through cards
         # that fill it (stash, reserve, a returning unlimited_plan); the cultist pays up to two from the Hand.
         fills = any(sleeve_filler(collection.kinds.get(i.kind)) for i in held)
@@ -96,6 +104,30 @@ def harm_sources(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mappi
                 found.append((seat.id, inst.kind))
                 break
     return found[:1] if first else found
+
+
+def can_act(seat: SeatInfo, c: Containers, collection: Collection, living: int) -> bool:
+    """FM-10.H1: whether a living character may still make a move that draws him a card or gives one to someone
+    (``c``: his cards now; ``living``: characters alive). He may when he is a ``monk`` (FM-8: he draws with one or
+    two Hand cards), holds two Hand cards (FM-5.3's discard at night), or holds a Hand or Sleeve card whose price
+    his Sleeve (or, for the cultist, his Hand) can pay (FM-5.7) and that has what it needs: ``stash`` another Hand
+    card to move, a two-target card two others alive. Generous on purpose (a card's own timing and target rules
+    are not checked): a false "may act" only delays a stalemate, a false "may not" would end a game early."""
+    if public_role(seat) == "monk" or len(c.hand) >= 2:
+        return True
+    extra = 2 if public_role(seat) == "cultist" else 0
+    for inst in (*c.hand, *c.sleeve):
+        card = collection.kinds.get(inst.kind)
+        if card is None:
+            continue
+        if card.target == "two" and living < 3:
+            continue
+        if card.effect.get("move") and card.effect.get("from") == "hand" and len(c.hand) < 2:
+            continue
+        payers = sum(1 for i in c.sleeve if i.uid != inst.uid and can_pay(i, collection))
+        if card.price <= payers + extra:
+            return True
+    return False
 
 
 def sleeve_filler(card: CardKind | None) -> bool:

@@ -15,6 +15,8 @@ from typing import Any
 
 from gm.core.playtest.client import Client, Tally
 
+from ..engine.victory import harmful_effect
+
 #: The probabilities of the bots' misbehaviour (per bot and phase).
 CHANCES = {
     "invalid_deck_first": 0.3,  # submit a deck breaking FM-4.3 before the valid one
@@ -36,7 +38,7 @@ VOTING = {
     "peace": 0.05,  # vote for peace
     "jail": 0.1,  # ask for jail instead of execution
 }
-#: Random valid decks a bot builds when it rebuilds (FM-4.7); it keeps the one with the most damage cards.
+#: Random valid decks a bot builds when it rebuilds (FM-4.7); it keeps the one with the most weapons.
 REBUILD_TRIES = 10
 #: A card moving Hand cards to the Sleeve (``stash``) shrinks the Hand for good (FM-5.4 replaces only the played
 #: card); below this Hand size a bot keeps its cards, else the last two can end with one unplayable card each.
@@ -51,7 +53,7 @@ class Bot(Client):
         super().__init__(base_url=base_url, game_id=game_id, index=index, token=token, rng=rng, tally=tally,
                          timeout=timeout)
         self.cards: list[dict] = []  # the game's collection, from the collection API
-        self.colours: dict[str, str] = {}  # card slug -> colour
+        self.weapons: frozenset[str] = frozenset()  # slugs of the cards that can harm (:func:`weapons`)
 
     # -- signup (FM-2) ---------------------------------------------------------------------------------------
     def sign_up(self, role_slugs: list[str]) -> None:
@@ -110,7 +112,7 @@ class Bot(Client):
             if not ok:
                 return False
             self.cards = collection["cards"]
-            self.colours = {c["slug"]: c["colour"] for c in self.cards}
+            self.weapons = weapons(self.cards)
         return True
 
     def _rebuild_if_exhausted(self, options: dict) -> dict:
@@ -129,7 +131,7 @@ class Bot(Client):
             return options
         # Late in the game a player rebuilds to fight: the most damage cards of a few random valid decks.
         decks = [random_deck(self.cards, body["rules"], self.rng) for _ in range(REBUILD_TRIES)]
-        deck = max(decks, key=lambda d: sum(self.colours.get(e["kind"]) == "damage" for e in d))
+        deck = max(decks, key=lambda d: sum(e["kind"] in self.weapons for e in d))
         ok, _result = self.attempt("deck rebuild", "POST", "/api/games/<id>/fm/deck/rebuild/", {"deck": deck})
         if ok:
             ok, options = self.attempt("order options", "GET", "/api/games/<id>/order-options/")
@@ -166,7 +168,7 @@ class Bot(Client):
                     self._vote(options, what="changed vote")
 
     def _order(self, options: dict, kind: str, what: str = "order") -> None:
-        payload = choose_order(options, kind, self.rng, self.colours)
+        payload = choose_order(options, kind, self.rng, self.weapons)
         phase = options.get("phase")
         ok, body = self.attempt(what, "POST", "/api/games/<id>/orders/", {"phase": phase, "payload": payload})
         if not ok and payload.get("plays") and len(payload["plays"]) > 1:
@@ -275,19 +277,24 @@ def _play(card: dict, options: dict, rng: random.Random, used: set[int] = frozen
     return play
 
 
-def choose_order(options: dict, kind: str, rng: random.Random, colours: dict[str, str] | None = None) -> dict:
+def weapons(cards) -> frozenset[str]:
+    """The slugs of the cards a bot treats as weapons, from the collection API's cards (``[{"slug", "effect"},
+    …]``): those that can harm as FM-10.H1 counts it (damage, delayed damage, a steal), whatever their colour
+    (``breach`` is sabotage, ``accusation`` control) — a bot that never plays them leaves the last two for ever."""
+    return frozenset(c["slug"] for c in cards if harmful_effect(c.get("effect") or {}))
+
+
+def choose_order(options: dict, kind: str, rng: random.Random, weapons: frozenset[str] = frozenset()) -> dict:
     """A random order among the plays ``order-options`` marks playable (FM-5.2: at most one non-free card from the
     Hand and one from the Sleeve; free cards besides, FM-4.4), or at night sometimes the FM-5.3 discard of two
     Hand cards. At most one card with a price, and never a Sleeve card its default price would take (FM-5.7).
-    ``colours`` (slug → colour) makes the bot aggressive: a playable damage card is always played, before the
-    others, so games end."""
+    ``weapons`` (card slugs, :func:`weapons`) makes the bot aggressive: a playable weapon is always played, before
+    the others, so games end."""
     hand_uids = [h["uid"] for h in options.get("hand", [])]
     # A Hand of cards the bot can't play (a price its Sleeve can't pay, day cards at night) is cycled, as a player
     # would: else the last two may hold damage cards for ever without using them.
-    colours = colours or {}
-
     def damage(card: dict) -> bool:
-        return colours.get(card["kind"]) == "damage" and not card["free"]
+        return card["kind"] in weapons and not card["free"]
 
     cards = options.get("cards", [])
     stuck = not any(c["playable"] and c["from"] == "hand" and not c["free"] for c in cards)

@@ -984,6 +984,16 @@ def test_FM_10_H1_a_damage_card_in_a_deck_prevents_the_draw():
     assert spent.fm["quiet_phases"] == 5 and spent.outcome is None
 
 
+def test_FM_10_H1_a_frozen_table_is_a_stalemate_though_its_decks_hold_weapons():
+    """The last two each hold one card they can never play, so neither draws again: the pistols in their decks
+    harm nobody and the count runs to the draw."""
+    seats = table(S("A", "judge", hand="sniper_rifle", deck="pistol pistol"),
+                  S("B", "mafia_boss", hand="redirect", deck="pistol"), S("C", "doctor", hand="tail", alive=False))
+    r = run(STATE({"quiet_phases": 5}), seats, {})
+    assert r.trace("stalemate_count")[0]["harm"] == [] and r.outcome.draw
+    assert r.public("fm.draw") == [{"phases": 6, "rule": "FM-10.H1"}]
+
+
 def test_FM_10_H1_what_can_harm():
     from gm.modules.forum_mafia.engine.victory import harm_sources
 
@@ -1019,6 +1029,17 @@ def test_FM_10_H1_what_can_harm():
     assert sources(*quiet, fm={"poison": [{"target": 2, "source": 1, "amount": 1, "first": 1, "last": 2}]}) == \
         [("", "poison")]
     assert sources(*quiet, fm={"stimulant": [{"seat": 1, "due": 3, "count": 1}]}) == [("", "stimulant")]
+    # A frozen table: nobody may play or discard (one Hand card each, its price unpayable, a lone stash with
+    # nothing to move, a redirect with one other alive), so nobody draws again and no deck counts (FM-5.4) …
+    frozen = (S("A", "judge", hand="sniper_rifle", deck="pistol"), S("B", "mafia_boss", hand="stash", deck="pistol"))
+    assert sources(*frozen) == []
+    assert sources(S("A", "judge", hand="redirect", deck="pistol"), frozen[1]) == []
+    # … but one who may still act thaws it: two Hand cards to discard, a payable card, a monk's own draw
+    assert sources(frozen[0], S("B", "mafia_boss", hand="stash tail", deck="pistol")) == \
+        [("A", "pistol"), ("B", "pistol")]  # a move at the table may reach anyone (advice, first_aid)
+    assert sources(frozen[0], S("B", "mafia_boss", hand="tail")) == [("A", "pistol")]
+    assert sources(S("A", "judge", hand="sniper_rifle", deck="pistol", public="monk"), frozen[1]) == \
+        [("A", "pistol"), ("B", "pistol")]
 
 
 # ====================================================================================================== rendering
