@@ -34,7 +34,7 @@ class OctoberNightModule(GameModule):
     audit_actions = {"data_edit": texts.DATA_EDIT, "board_edit": texts.BOARD_EDIT}
 
     def validate_options(self, options):
-        return engine.validate_options(options, selectors.default_data())
+        return engine.validate_options(options, selectors.base_data())
 
     def options_fields(self) -> dict:
         return forms.options_fields()
@@ -43,7 +43,7 @@ class OctoberNightModule(GameModule):
         return forms.options_from_fields(values)
 
     def setup(self, *, seats, options, rng):
-        return engine.setup(seats=seats, options=options, rng=rng, base=selectors.default_data())
+        return engine.setup(seats=seats, options=options, rng=rng, base=selectors.base_data())
 
     def validate_order(self, *, state, phase, seat, payload, seats=()):
         return engine.validate_order(state, kind=phase.kind, sid=str(seat.id), payload=payload)

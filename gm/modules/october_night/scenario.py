@@ -28,7 +28,7 @@ from gm.core.scenario import (
 )
 
 from . import engine
-from .selectors import default_data
+from .selectors import default_data, shipped_data
 
 TOP_KEYS = ("game", "seed", "title", "description", "data", "options", "players", "enemies", "enemy_pool", "decks",
             "reserve", "mysteries", "ritual_place", "start", "steps")
@@ -167,7 +167,8 @@ class _Runner(ScenarioRunner):
                                    "characters": [p["character"] for p in self.players], "position": position}
         if self.overrides:
             options["data"] = self.overrides
-        game = self.start_game(master=master, names=self.names, options=options, seed=self.seed)
+        with shipped_data():  # the file is written against the shipped set, whatever the site's active one
+            game = self.start_game(master=master, names=self.names, options=options, seed=self.seed)
         self.sids = {str(pk): name for name, pk in self.ids.items()}
         return game
 

@@ -8,6 +8,10 @@ log lines); legality comes from the pure engine.
 """
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -19,9 +23,39 @@ from gm.core.models import Game, Phase
 from gm.core.services import ServiceError
 
 from . import engine
-from .texts import NEED_ACTION, NEED_CONTACT, NEED_DONE, NEED_RITUAL, default_data, name
+from .models import DataSet
+from .texts import NEED_ACTION, NEED_CONTACT, NEED_DONE, NEED_RITUAL, default_data, name, parse_data_set
 
-__all__ = ["board", "default_data", "legal_lines", "open_phase", "order_options", "player_needs"]
+__all__ = ["base_data", "board", "default_data", "legal_lines", "open_phase", "order_options", "player_needs"]
+
+#: Parsed active data sets by digest (a set is parsed once per process, not on every sign-up page).
+_PARSED: dict[str, dict] = {}
+#: Set while a scenario file builds its game: the file is written against the shipped set (:func:`shipped_data`).
+_SHIPPED: ContextVar[bool] = ContextVar("october_night_shipped_data", default=False)
+
+
+@contextmanager
+def shipped_data() -> Iterator[None]:
+    """Within it, :func:`base_data` is the module's ``data/default.yaml`` whatever the site's active set: a scenario
+    file (``scenario-format.md``) runs unchanged on any site."""
+    token = _SHIPPED.set(True)
+    try:
+        yield
+    finally:
+        _SHIPPED.reset(token)
+
+
+def base_data() -> dict:
+    """OC-17: the data set a game not yet started is checked against and starts from — the active
+    :class:`.models.DataSet` staff keep in the admin, else the module's ``data/default.yaml``. A fresh copy (one
+    query; none inside :func:`shipped_data`)."""
+    row = None if _SHIPPED.get() else DataSet.objects.filter(active=True).only("text", "digest").first()
+    if row is None:
+        return default_data()
+    if row.digest not in _PARSED:
+        _PARSED.clear()  # only the active set is read: keep one
+        _PARSED[row.digest] = parse_data_set(row.text)
+    return copy.deepcopy(_PARSED[row.digest])
 
 #: The SVG map's coordinates of the default board's locations (viewBox 0 0 100 100); other locations go on a ring.
 COORDS = {
@@ -240,7 +274,7 @@ def sheet_claims(game: Game) -> list[dict]:
     """OC-2.1 at sign-up: every character sheet of the game's data set with who holds it — ``slug``, ``name``,
     ``holder`` (the display name of the seat that claimed it or the master assigned it, ``""`` when free). Sheets
     and claims are public (a character is public, OC-11.3)."""
-    data = engine.game_data(game.options or {}, default_data())
+    data = engine.game_data(game.options or {}, base_data())
     seats = list(game.seats.order_by("position"))
     assigned = list((game.options or {}).get("characters") or [])
     held: dict[str, str] = {}

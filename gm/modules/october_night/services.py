@@ -1,5 +1,6 @@
 """The writes of October Night: a player's order for the open phase (action, contact or ritual; OC-4, OC-6, OC-9),
-submitted or withdrawn, and the master's per-game edit of the data set before the game starts (OC-17).
+submitted or withdrawn, the master's per-game edit of the data set before the game starts, and the site's data set
+staff keep in the admin (OC-17).
 
 Every function is keyword-only and runs in one transaction; orders go through the core's services, which lock the
 phase row, validate the payload through the engine and audit it; a refusal raises
@@ -21,7 +22,8 @@ from gm.core.models import Game, Order, Phase, Seat
 from gm.core.services import ServiceError
 
 from . import engine
-from .texts import default_data
+from .models import DataSet
+from .selectors import base_data
 
 
 def submit_order(*, game: Game, user, phase_id: Any, payload: dict, base_version: int | None) -> Order:
@@ -55,7 +57,7 @@ def sheet_claim(*, game: Game, user, character: Any) -> Seat:
         if character in (None, ""):
             data.pop("claim", None)
         else:
-            sheets = engine.game_data(game.options or {}, default_data())
+            sheets = engine.game_data(game.options or {}, base_data())
             claims = [(s.data or {}).get("claim") for s in seats]
             try:
                 holder = engine.sheet_holder(sheets, game.options or {}, claims, seats.index(seat), str(character))
@@ -149,7 +151,7 @@ def data_edit(*, game: Game, actor, overrides: dict, reason: str = "", clock=tim
         if not overrides:
             options.pop("data")
         try:
-            clean = engine.validate_options(options, default_data())
+            clean = engine.validate_options(options, base_data())
         except RuleViolation as exc:
             if text:  # from the form: name the YAML line at fault
                 raise _with_lines(exc, text, prefix="data.") from None
@@ -186,3 +188,28 @@ def board_edit(*, game: Game, actor, text: str, reason: str, clock=timezone.now)
         core.audit_write(game=game, actor=actor, action="board_edit", reason=reason, phase=phase, now=clock(),
                          data={"changes": sorted(changes)})
         return game
+
+
+def data_set_check(*, text: str) -> dict:
+    """OC-17: the site's whole data set from YAML ``text``, checked as a game start checks it (every slug unique and
+    known, roads symmetric and the board connected, …). Returns the parsed set; raises ``ServiceError`` (field
+    ``data``) with every error as "line N: entry: message (rule)"."""
+    data = parse_data(text)
+    errors = engine.validate_data(data)
+    if errors:
+        raise _with_lines(RuleViolation(errors), text)
+    return data
+
+
+def data_set_save(*, data_set: DataSet, actor=None) -> DataSet:
+    """OC-17: save a version of the site's data set (from the admin) after :func:`data_set_check`, with the digest
+    a game started from it will store; an active one deactivates the others, so new games start from it while
+    running games keep their snapshot. Raises ``ServiceError`` and saves nothing when the set is invalid."""
+    with transaction.atomic():
+        data = data_set_check(text=data_set.text)
+        data_set.digest = engine.digest(data)
+        data_set.updated_by = actor if actor is not None and actor.is_authenticated else None
+        if data_set.active:
+            DataSet.objects.select_for_update().filter(active=True).exclude(pk=data_set.pk).update(active=False)
+        data_set.save()
+        return data_set

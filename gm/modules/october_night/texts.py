@@ -106,6 +106,15 @@ def default_data() -> dict:
     return copy.deepcopy(_default_data())
 
 
+def parse_data_set(text: str) -> dict:
+    """OC-17: a whole data set from YAML ``text`` (the shape of ``data/default.yaml``). Raises ``yaml.YAMLError`` on
+    bad YAML and ``TypeError`` when it is not a mapping of sections."""
+    value = yaml.safe_load(text or "")
+    if not isinstance(value, dict):
+        raise TypeError("The data set must be a mapping of sections.")
+    return value
+
+
 @lru_cache(maxsize=1)
 def _names() -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
