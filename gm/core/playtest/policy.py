@@ -45,7 +45,8 @@ class Policy:
         raise NotImplementedError
 
     def death_name(self, data: dict) -> str:
-        """The dead player named by the data of a ``death_kinds`` log entry (default: its ``player``)."""
+        """The dead player named by the data of a ``death_kinds`` log entry (default: its ``player``); ``""`` when
+        the entry names nobody (the summary then shows no death)."""
         return str(data.get("player", "?"))
 
     def make_bot(self, **kwargs: Any) -> Client:

@@ -392,7 +392,9 @@ def collect_phases(game, hits: Counter | None = None, death_kinds: tuple[str, ..
     deaths: dict[int, list[str]] = {}
     for phase_id, data in LogEntry.objects.filter(game=game, kind__in=death_kinds).values_list("phase_id", "data"):
         data = data or {}
-        deaths.setdefault(phase_id, []).append(death_name(data) if death_name else str(data.get("player", "?")))
+        name = death_name(data) if death_name else str(data.get("player", "?"))
+        if name:  # "" — a line of a death kind that names nobody (a nightfall without a death)
+            deaths.setdefault(phase_id, []).append(name)
     orders = dict(Order.objects.filter(phase__game=game).values_list("phase_id")
                   .annotate(n=Count("seat_id", distinct=True)).values_list("phase_id", "n"))
     out = []

@@ -81,7 +81,8 @@ class BloodVengeancePolicy(Policy):
         return game
 
     def death_name(self, data: dict) -> str:
-        """The dead of a death line (its ``names`` carry the seats' names)."""
+        """The dead of a death line (its ``names`` carry the seats' names); ``""`` for a nightfall nobody died at
+        (BV-7: the light time may kill nobody)."""
         names = data.get("names") or {}
         seats = data.get("seats") or ([data["seat"]] if "seat" in data else [])
-        return ", ".join(str(names.get(str(s), s)) for s in seats) or "?"
+        return ", ".join(str(names.get(str(s), s)) for s in seats)

@@ -39,3 +39,14 @@ def test_BV_14_2_bots_play_games_to_a_winner(stack, players):
     assert "2 games" in text and "2 ended with a winner and passed every check, 0 failed" in text, text
     games = list(Game.objects.filter(module="blood_vengeance"))
     assert len(games) == 2 and all(g.status == Game.Status.FINISHED and g.outcome for g in games)
+
+
+def test_BV_7_the_playtest_summary_names_the_dead_and_skips_a_nightfall_without_deaths():
+    """The summary's deaths per phase: an execution and a nightfall name their dead from the line's ``names``; a
+    nightfall nobody died at names nobody (it showed "?")."""
+    from gm.modules.blood_vengeance.bots import BloodVengeancePolicy
+
+    policy = BloodVengeancePolicy()
+    assert policy.death_name({"seats": ["3", "5"], "names": {"3": "Bot 3", "5": "Bot 5"}}) == "Bot 3, Bot 5"
+    assert policy.death_name({"seat": "4", "names": {"4": "Bot 4"}}) == "Bot 4"
+    assert policy.death_name({"seats": [], "cards": {}, "names": {}}) == ""
