@@ -99,6 +99,13 @@ class SimPolicy:
         Passed to :meth:`start` and :meth:`orders` as ``context``. Default: ``None``."""
         return None
 
+    def setup(self, module: GameModule, *, seats: Sequence[SeatInfo], options: Mapping[str, Any],
+              rng: random.Random, context: Any = None) -> Any:
+        """The module's ``setup`` for one game (its :class:`~gm.core.engine.SetupResult`). Default:
+        ``module.setup``; a module whose setup reads the site's data (October Night's data set, OC-17) gives the
+        engine what :meth:`prepare` read instead, so the games touch no database."""
+        return module.setup(seats=seats, options=options, rng=rng)
+
     def seats(self, *, players: int, rng: random.Random, context: Any = None) -> list[SeatInfo]:
         """The seats as signups leave them, ring order (ids 1…N). Default: ``P1``…``PN`` with no data."""
         return [SeatInfo(id=i + 1, name=f"P{i + 1}", position=i) for i in range(players)]
@@ -246,7 +253,7 @@ def play(module: GameModule, policy: SimPolicy, *, players: int, options: Mappin
     stream. Raises whatever the engine raises on a broken game (a module bug, not a result)."""
     bots = random.Random(f"bots:{seed}")
     seats = policy.seats(players=players, rng=bots, context=context)
-    result = module.setup(seats=seats, options=options, rng=random.Random(seed))
+    result = policy.setup(module, seats=seats, options=options, rng=random.Random(seed), context=context)
     seats = [dataclasses.replace(s, data=result.seat_data[s.id]) if s.id in result.seat_data else s for s in seats]
     state = policy.start(state=result.state, context=context)
     spec = result.first_phase
@@ -333,10 +340,15 @@ def summarise(runs: Sequence[GameRun], *, sides: Sequence[str] = ()) -> dict:
     }
 
 
+#: The context :meth:`SimPolicy.prepare` gave in the parent, inherited by the forked workers of :func:`estimate`
+#: (what it read — a database row — is never read again in a child, whose inherited connection is the parent's).
+_FORKED_CONTEXT: list[Any] = []
+
+
 def _play_range(module: GameModule, policy: SimPolicy, players: int, options: dict, seed: int, start: int,
                 stop: int) -> list[GameRun]:
     """Games ``start``…``stop - 1`` of a report (one worker's share)."""
-    context = policy.prepare(players=players, options=options)
+    context = _FORKED_CONTEXT[0] if _FORKED_CONTEXT else policy.prepare(players=players, options=options)
     return [play(module, policy, players=players, options=options, seed=game_seed(seed, i), context=context)
             for i in range(start, stop)]
 
@@ -352,18 +364,22 @@ def estimate(request: Request, *, progress: Callable[[int], None] | None = None,
     policy, module = request.policy, request.module
     args = (module, policy, request.players, request.options, request.seed)
     runs: list[GameRun] = []
+    context = policy.prepare(players=request.players, options=request.options)
     if workers > 1 and request.games > 1 and not multiprocessing.current_process().daemon:
         from concurrent.futures import ProcessPoolExecutor
 
         step = max(1, min(50, -(-request.games // workers)))
         chunks = [(a, min(a + step, request.games)) for a in range(0, request.games, step)]
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            for future in [pool.submit(_play_range, *args, a, b) for a, b in chunks]:
-                runs += future.result()
-                if progress is not None:
-                    progress(len(runs))
+        _FORKED_CONTEXT[:] = [context]
+        try:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                for future in [pool.submit(_play_range, *args, a, b) for a, b in chunks]:
+                    runs += future.result()
+                    if progress is not None:
+                        progress(len(runs))
+        finally:
+            _FORKED_CONTEXT.clear()
     else:
-        context = policy.prepare(players=request.players, options=request.options)
         for i in range(request.games):
             runs.append(play(module, policy, players=request.players, options=request.options,
                              seed=game_seed(request.seed, i), context=context))

@@ -1,6 +1,6 @@
-"""The balance report's simulation (``gm.core.balance``) on every shipped module's pure engine: no database, no
-HTTP. Small numbers of games (the suite's time is short); speed is measured by ``manage.py gm_bench``
-(``balance_1000_fm16_s``), never here."""
+"""The balance report's simulation (``gm.core.balance``) on every shipped module's pure engine: no HTTP, and no database
+but what a policy reads once per report (October Night's data set, OC-17). Small numbers of games (the suite's time
+is short); speed is measured by ``manage.py gm_bench`` (``balance_1000_fm16_s``), never here."""
 from __future__ import annotations
 
 import json
@@ -25,6 +25,7 @@ def total(rep: dict) -> float:
     return sum(row["win_rate"] for row in rep["sides"].values()) + rep["draw_rate"]
 
 
+@pytest.mark.django_db
 @pytest.mark.parametrize(("slug", "players", "games"), MODULES)
 def test_every_module_with_bots_plays_to_a_report(slug, players, games):
     rep = report(slug, players, games)
