@@ -90,7 +90,9 @@ def _first_phase(game: Game) -> Phase:
     return Phase.objects.get(game=game, ordinal=1)
 
 
-@pytest.mark.parametrize("pool", ["solo", "prefork"])
+#: prefork is the pool the site runs (docker/compose.yaml) and every CI run tests; solo (bin/demo's) runs with the soak
+#: tests (bin/playtest-soak).
+@pytest.mark.parametrize("pool", [pytest.param("solo", marks=pytest.mark.soak), "prefork"])
 def test_worker_survives_redis_outage_and_due_deadlines_resolve_once(pool, private_redis, make_user, tmp_path,
                                                                      settings):
     queue = f"gm-outage-{os.getpid()}"
