@@ -70,11 +70,20 @@ class Route:
         """DRF's ``<path>.<format>`` twin of another pattern (same view, same data)."""
         return "format" in self.params
 
+    @property
+    def legacy_twin(self) -> str | None:
+        """For a path first published outside a module's prefix (``forum_mafia:legacy_…``: the same view with the
+        deprecation headers), the name of its successor; else ``None``."""
+        app, _, name = self.name.rpartition(":")
+        return f"{app}:{name.removeprefix(LEGACY)}" if name.startswith(LEGACY) else None
+
 
 #: Patterns without game data, left out of the audit: Django's admin (staff only: none of our viewers), the
 #: media files (served in DEBUG only), allauth's pages keyed by an e-mail or password-reset key, and /health/ (counts
 #: only; it answers 500 by design here, where no Celery worker answers its ping).
 SKIPPED_PREFIXES = ("admin/", "^media/", "health/")
+#: The name prefix of a legacy path (see :attr:`Route.legacy_twin`).
+LEGACY = "legacy_"
 SKIPPED_PARAMS = {"key", "uidb36", "path"}
 
 

@@ -189,8 +189,8 @@ class Audit:
     def urls(self, game) -> list[str]:
         out = []
         for route in self.routes:
-            if route.format_suffix:  # the same view and data as its twin without ``.json``
-                continue
+            if route.format_suffix or route.legacy_twin:  # the same view and data as its twin (the legacy paths:
+                continue  # test_legacy_paths_show_what_their_successors_show)
             for kwargs in self.params(route, game):
                 url = reverse(route.name, kwargs=kwargs)
                 self.names[url] = route.name
@@ -336,6 +336,43 @@ def test_leak_audit(world, frozen, django_capture_on_commit_callbacks):
     assert not audit.errors, "\n".join(audit.errors)
     assert not missing, "\n".join(missing)
     assert not leaks, "\n".join(leaks)
+
+
+def test_legacy_paths_show_what_their_successors_show(world, frozen, django_capture_on_commit_callbacks):
+    """The walk above leaves out the legacy paths (``forum_mafia:legacy_…``, the same views with the deprecation
+    headers): in signup, at Night 2 (every secret seeded, none revealed) and after the end, every viewer gets from
+    each the status and exactly the canaries its successor gives him, with the ``Deprecation`` header and a ``Link``
+    to it."""
+    audit = Audit(world)
+    legacy = [r for r in audit.routes if r.legacy_twin and not r.format_suffix]
+    assert len(legacy) >= 10, legacy
+    compared, shown = 0, set()
+    for stage in ("signup", "night_2", "finished"):
+        if stage == "signup":
+            la.signups_game(world)
+        elif stage == "night_2":
+            la.canaries_game(world)
+            la.day_1(world, frozen, django_capture_on_commit_callbacks)
+            la.night_2(world, frozen, django_capture_on_commit_callbacks)
+        else:
+            la.finish(world, frozen)
+        game = world.signups_game if stage == "signup" else world.game
+        for viewer in la.VIEWERS:
+            client = audit.client(viewer)
+            for route in legacy:
+                for kwargs in audit.params(route, game):
+                    old = client.get(reverse(route.name, kwargs=kwargs), {"limit": 500})
+                    new = client.get(reverse(route.legacy_twin, kwargs=kwargs), {"limit": 500})
+                    assert old.status_code == new.status_code, (stage, viewer, route.name)
+                    kinds = audit.canaries_in(old.content.decode())
+                    assert kinds == audit.canaries_in(new.content.decode()), (stage, viewer, route.name)
+                    shown |= kinds
+                    if old.status_code < 400:
+                        assert old.has_header("Deprecation"), route.name
+                        assert reverse(route.legacy_twin, kwargs=kwargs) in old["Link"], route.name
+                    compared += 1
+    assert compared >= 3 * len(la.VIEWERS) * len(legacy)
+    assert {"MESSENGERS", "REJECTED", "ROOM"} <= shown, shown  # the legacy pages do carry secrets to compare
 
 
 def schema_operations() -> set[tuple[str, str]]:
