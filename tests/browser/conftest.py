@@ -102,6 +102,16 @@ class Screens:
         page.set_viewport_size({"width": WIDE, "height": HEIGHT})
 
 
+#: True once htmx has no request in flight and nothing left to swap or settle (its classes are gone).
+_HTMX_IDLE_JS = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+
+
+def htmx_idle(page) -> None:
+    """Wait until htmx has swapped and settled what it fetched: an answer received is not yet in the page, and a
+    field filled before the swap lands is replaced (and its change never sent)."""
+    page.wait_for_function(_HTMX_IDLE_JS)
+
+
 #: The few elements that stick out furthest to the right (for the overflow assertion's message).
 _WIDEST_JS = """(limit) => [...document.querySelectorAll('body *')]
   .map(e => [e.getBoundingClientRect().right, e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')

@@ -44,6 +44,7 @@ from gm.inbox.models import Notification
 from gm.modules.forum_mafia.services import signup as fm
 from gm.modules.forum_mafia.texts import secret_role_name
 from gm.modules.forum_mafia.views import veche as veche_views
+from tests.browser.conftest import htmx_idle
 from tests.integration.worker_utils import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -320,6 +321,7 @@ def test_fm_game_in_the_browser(new_context, celery_worker, table, screens, monk
     veche.get_by_role("radio", name="execution").check()
     with me.expect_response(lambda r: r.request.method == "POST" and "/fm/veche/" in r.url):
         veche.get_by_role("button", name="Vote", exact=True).click()
+    htmx_idle(me)
     veche = me.get_by_role("region", name=re.compile("^Veche"))
     expect(veche).to_contain_text("Your vote: ")
     expect(veche.get_by_text(re.compile("^Your vote:"))).to_contain_text("Boris")
@@ -360,6 +362,7 @@ def save_play(page: Page, card: str, target: str, *, version: int) -> list[str]:
     hand = page.get_by_role("group", name="From your Hand: one card")
     with page.expect_response(lambda r: r.request.method == "POST" and "/fm/orders/" in r.url):
         hand.get_by_role("radio", name=card, exact=True).first.check()
+    htmx_idle(page)
     hand = page.get_by_role("group", name="From your Hand: one card")
     item = hand.get_by_role("listitem").filter(has=page.get_by_role("radio", name=card, exact=True, checked=True))
     item.get_by_role("combobox").first.select_option(label=target)
@@ -379,3 +382,4 @@ def set_copies(page: Page, card: str, copies: int) -> None:
     with page.expect_response(lambda r: r.request.method == "POST" and "/deck/" in r.url):
         field.fill(str(copies))
         field.press("Tab")
+    htmx_idle(page)
