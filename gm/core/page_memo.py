@@ -16,7 +16,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+from django.db import connection
 from django.db.models import Case, JSONField, OuterRef, Subquery, When
+from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KeyTransform
 
 from .models import Game, Phase, ReplacementRequest, Seat
@@ -205,10 +207,27 @@ def _covers(memo: dict, entries: list, phase: Phase) -> bool:
     return oldest is not None and oldest.ordinal < phase.ordinal
 
 
-def seat_snapshots(game_id: int, phase_ids: list[int]) -> dict[int, Any]:
-    """Phase id → the seats its resolution read (``Phase.state["seats"]``, or ``None``) for ``phase_ids``. Inside
-    :func:`reading` remembered per phase, and the first load also brings the resolved phases of any player's orders
-    the page has loaded (his private results read them next): one query for the page, not one per panel."""
+def _one_seat(seat_id: int) -> RawSQL:
+    """SQL for the list of the one element of a phase's ``state["seats"]`` whose ``id`` is ``seat_id`` (``[]`` or
+    NULL when there is none), so that a page reading one seat's snapshots decodes no other seat's: a 16-seat
+    snapshot is ~27 kB of JSON, a seat's own ~2 kB."""
+    col = f"{connection.ops.quote_name(Phase._meta.db_table)}.{connection.ops.quote_name('state')}"
+    if connection.vendor == "postgresql":
+        sql = (f"(SELECT jsonb_agg(e) FROM jsonb_array_elements({col} -> 'seats') e"
+               f" WHERE (e ->> 'id')::bigint = %s)")
+    else:  # SQLite's JSON1 (bin/demo)
+        sql = (f"(SELECT json_group_array(json(e.value)) FROM json_each({col}, '$.seats') e"
+               f" WHERE json_extract(e.value, '$.id') = %s)")
+    return RawSQL(sql, (seat_id,), output_field=JSONField())
+
+
+def seat_snapshots(game_id: int, phase_ids: list[int], seat_id: int | None = None) -> dict[int, Any]:
+    """Phase id → the seats its resolution read (``Phase.state["seats"]``, or ``None``) for ``phase_ids``; with
+    ``seat_id`` only that seat's element of each (a list of at most one). Inside :func:`reading` remembered per
+    phase, and the first load of all the seats also brings the resolved phases of any player's orders the page has
+    loaded (his private results read them next): one query for the page, not one per panel."""
+    if seat_id is not None:
+        return _own_snapshots(game_id, phase_ids, seat_id)
     if _memo.get() is None:
         return dict(Phase.objects.filter(pk__in=phase_ids).values_list("pk", "state__seats"))
     memo = _memo.get()
@@ -225,6 +244,22 @@ def seat_snapshots(game_id: int, phase_ids: list[int]) -> dict[int, Any]:
                 missing |= {o.phase_id for o in rows if o.phase.status == Phase.Status.RESOLVED} - known.keys()
         known.update({pk: None for pk in missing})
         known.update(Phase.objects.filter(pk__in=missing).values_list("pk", "state__seats"))
+    return {pk: known[pk] for pk in phase_ids}
+
+
+def _own_snapshots(game_id: int, phase_ids: list[int], seat_id: int) -> dict[int, Any]:
+    """:func:`seat_snapshots` of one seat: phase id → ``[its element]`` (``[]``/``None`` when it has none)."""
+    def load(ids) -> dict[int, Any]:
+        return dict(Phase.objects.filter(pk__in=ids).annotate(gm_own=_one_seat(seat_id)).values_list("pk", "gm_own"))
+
+    memo = _memo.get()
+    if memo is None:
+        return load(phase_ids)
+    known = memo.setdefault(("own_snapshots", game_id, seat_id), {})
+    missing = [pk for pk in phase_ids if pk not in known]
+    if missing:
+        known.update({pk: None for pk in missing})
+        known.update(load(missing))
     return {pk: known[pk] for pk in phase_ids}
 
 

@@ -501,3 +501,21 @@ def test_group_results_for_the_groups_members_only(resolved, users):
         html = element(page(client_for(users[name]), resolved), "fm-results")
         assert "The Mafia: Boris (" in html and "to your group" in html
     assert "The Mafia: Boris (" not in page(client_for(users["Alice"]), resolved)
+
+
+def test_results_show_each_order_from_the_players_own_snapshot(resolved, users):
+    """The results name each counted order's cards as the seat held them when the phase was resolved, read from
+    his own element of the phase's stored seats (not all sixteen), on SQLite as on PostgreSQL."""
+    from gm.core import page_memo
+
+    alice = seat(resolved, "Alice")
+    phases = list(resolved.phases.filter(status="resolved").values_list("pk", flat=True))
+    full = page_memo.seat_snapshots(resolved.pk, phases)
+    own = page_memo.seat_snapshots(resolved.pk, phases, seat_id=alice.pk)
+    assert any(own.values())
+    for pk in phases:
+        assert (own[pk] or []) == [s for s in full[pk] or [] if s.get("id") == alice.pk]
+    with page_memo.reading():
+        assert page_memo.seat_snapshots(resolved.pk, phases, seat_id=alice.pk) == own
+    html = element(page(client_for(users["Alice"]), resolved), "fm-results")
+    assert "Your order (version" in html and "Oracle" in html

@@ -363,9 +363,10 @@ def private_results(viewer: visibility.Viewer) -> list[dict]:
             last[order.phase_id] = order
     names = page_memo.seat_names(viewer.game)
     module = viewer.game.game_module
-    # The seats as each phase was resolved (its stored input): one query for them all, not one per phase.
+    # His seat as each phase was resolved (its stored input): one query for them all, not one per phase, and only
+    # his element of each snapshot.
     wanted = [phase_id for phase_id, order in last.items() if order.payload is not None]
-    snapshots = page_memo.seat_snapshots(viewer.game.pk, wanted) if wanted else {}
+    snapshots = page_memo.seat_snapshots(viewer.game.pk, wanted, seat_id=seat.pk) if wanted else {}
     for phase_id, order in last.items():
         if order.payload is None:
             continue
