@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cards.containers import Containers
-from cards.domain import CardKind, Collection
+from cards.domain import CardInstance, CardKind, Collection
 from gm.core.engine import Event, Outcome, RuleError, RuleViolation, SeatInfo
 
 from .roles import LAW, MAFIA, SECRET_ROLES
@@ -71,7 +71,13 @@ def harm_sources(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mappi
     if len(living) >= 3:
         found.append((0, "veche"))
     ids = {s.id for s in living}
-    held_now = {s.id: (containers or {}).get(s.id) or Containers.from_dict(s.data.get("cards")) for s in living}
+    loaded: dict[int, Containers] = {}
+
+    def cards_of(s: SeatInfo) -> Containers:  # read once, and only for the seats the walk reaches
+        if s.id not in loaded:
+            loaded[s.id] = (containers or {}).get(s.id) or Containers.from_dict(s.data.get("cards"))
+        return loaded[s.id]
+
     frozen: bool | None = None  # worked out only if a deck is looked at
     if any(int(e.get("target", 0)) in ids for e in fm.get("poison") or []):
         found.append((0, "poison"))
@@ -87,20 +93,18 @@ def harm_sources(seats: Sequence[SeatInfo], alive: Mapping[int, bool], fm: Mappi
         if seat.data.get("public_role") == "assassin" and "assassin" not in used(fm, seat.id):
             found.append((seat.id, "assassin"))
             continue
-        c = held_now[seat.id]
+        c = cards_of(seat)
         if c.deck and frozen is None:
-            frozen = not any(can_act(s, held_now[s.id], collection, len(living)) for s in living)
+            frozen = not any(can_act(s, cards_of(s), collection, len(living)) for s in living)
         held = (*c.hand, *c.sleeve, *(() if frozen else c.deck))
         # FM-5.7: a card whose price can never be paid can never be played. The Sleeve only grows through cards
         # that fill it (stash, reserve, a returning unlimited_plan); the cultist pays up to two from the Hand.
         fills = any(sleeve_filler(collection.kinds.get(i.kind)) for i in held)
-        extra = 2 if public_role(seat) == "cultist" else 0
         for inst in held:
             card = collection.kinds.get(inst.kind)
             if card is None or not harmful_card(card, hero=role == "hero"):
                 continue
-            payers = sum(1 for i in c.sleeve if i.uid != inst.uid and can_pay(i, collection))
-            if card.price <= payers + extra or fills:
+            if fills or _payable(seat, c, inst, card, collection):
                 found.append((seat.id, inst.kind))
                 break
     return found[:1] if first else found
@@ -115,7 +119,6 @@ def can_act(seat: SeatInfo, c: Containers, collection: Collection, living: int) 
     are not checked): a false "may act" only delays a stalemate, a false "may not" would end a game early."""
     if public_role(seat) == "monk" or len(c.hand) >= 2:
         return True
-    extra = 2 if public_role(seat) == "cultist" else 0
     for inst in (*c.hand, *c.sleeve):
         card = collection.kinds.get(inst.kind)
         if card is None:
@@ -124,10 +127,16 @@ def can_act(seat: SeatInfo, c: Containers, collection: Collection, living: int) 
             continue
         if card.effect.get("move") and card.effect.get("from") == "hand" and len(c.hand) < 2:
             continue
-        payers = sum(1 for i in c.sleeve if i.uid != inst.uid and can_pay(i, collection))
-        if card.price <= payers + extra:
+        if _payable(seat, c, inst, card, collection):
             return True
     return False
+
+
+def _payable(seat: SeatInfo, c: Containers, inst: CardInstance, card: CardKind, collection: Collection) -> bool:
+    """FM-5.7: whether the character's Sleeve (``c``: his cards now) holds enough other cards able to pay ``card``'s
+    price for the instance ``inst``; the cultist (FM-8) pays up to two more from the Hand."""
+    payers = sum(1 for i in c.sleeve if i.uid != inst.uid and can_pay(i, collection))
+    return card.price <= payers + (2 if public_role(seat) == "cultist" else 0)
 
 
 def sleeve_filler(card: CardKind | None) -> bool:
