@@ -187,6 +187,15 @@ class CeleryProcesses:
                        message=lambda process=process: f"{process.name} not ready:\n{process.tail()}")
 
     def stop_all(self) -> None:
+        """Warm shutdown of every process started, newest first: SIGTERM to all of them at once, then wait for
+        each (:meth:`ChildProcess.stop`), so that a test with a beat and four workers waits for the slowest one,
+        not for the sum of their shutdowns (about a second each)."""
+        for process in reversed(self.started):
+            if process.alive():
+                try:
+                    os.killpg(process.proc.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
         for process in reversed(self.started):
             process.stop()
 

@@ -98,9 +98,17 @@ def queue(*, user, game: Game, event: str, key: str, render: Render, url: str, c
     return created
 
 
-def _recipients(game: Game) -> list:
-    users = {game.master_id: game.master}
-    for seat in game.seats.select_related("user__profile").filter(user__isnull=False):
+def _recipients(game: Game, *events: str) -> list:
+    """The game's master and seated players (in that order, each once) who have an enabled channel wanting one
+    of ``events``: one query for the channels first, so that a game whose people linked no channel costs a
+    resolution's fan-out one query and nothing per player."""
+    ids = {game.master_id, *game.seats.filter(user__isnull=False).values_list("user_id", flat=True)}
+    wanted = {user_id for user_id, kinds in Channel.objects.filter(user_id__in=ids, enabled=True)
+              .values_list("user_id", "events") if set(kinds or ()) & set(events)}
+    if not wanted:
+        return []
+    users = {game.master_id: game.master} if game.master_id in wanted else {}
+    for seat in game.seats.select_related("user__profile").filter(user_id__in=wanted).order_by("position"):
         users.setdefault(seat.user_id, seat.user)
     return list(users.values())
 
@@ -120,7 +128,7 @@ def phase_results(*, phase_id: int, clock: Clock = timezone.now) -> list[Deliver
     # A game of short steps (GameModule.step_notices, BW-24): while it goes on, only the master gets each step's
     # results; a player hears of a step only when it asks him (your_move below).
     steps = bool(game.game_module.step_notices) and following is not None
-    for user in _recipients(game):
+    for user in _recipients(game, RESULTS):
         if steps and user.pk != game.master_id:
             continue
         viewer = visibility.viewer_for(user, game)
@@ -159,11 +167,14 @@ def phase_opened(*, phase_id: int, clock: Clock = timezone.now) -> list[Delivery
     if phase is None:
         return []
     game, now = phase.game, clock()
+    recipients = _recipients(game, PHASE_OPENED, YOUR_MOVE)
+    if not recipients:
+        return []
     seats = list(game.seats.order_by("position"))
     url = game.get_absolute_url()
     created = []
     steps = bool(game.game_module.step_notices)  # a step is announced to its actors only (BW-24)
-    for user in _recipients(game):
+    for user in recipients:
         if not (steps and user.pk != game.master_id):
             created += queue(user=user, game=game, event=PHASE_OPENED, key=f"opened:{phase.pk}", url=url,
                              now=now, render=lambda: texts.phase_opened(game=game.title, phase=phase.label,

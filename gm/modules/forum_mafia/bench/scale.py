@@ -93,6 +93,23 @@ def lateness_many(people, procs, *, games: int, window_s: float, workers: int) -
     return {**late, "resolved_twice": resolved_twice(mine), "missed": missed}
 
 
+def drain(procs) -> int:
+    """Between two long parts: stop every worker and beat, pause every running bench game and drop what the part
+    left in the run's queue (the deadline and notification tasks of its thousands of games), so that the next part
+    measures its own work, not a backlog. Returns how many messages were dropped."""
+    from gm.core.models import Game
+    from gm.core.processes import purge_queue
+
+    procs.stop_all()
+    Game.objects.filter(status=Game.Status.RUNNING, paused_at__isnull=True).update(paused_at=timezone.now())
+    if str(settings.CELERY_BROKER_URL).startswith(("redis", "rediss")):
+        return purge_queue(procs.queue)
+    from gm.celery import app
+
+    with app.connection_for_write() as conn:
+        return conn.default_channel.queue_purge(procs.queue) or 0
+
+
 def _percentile(samples: list[float], q: float) -> float:
     from .figures import percentile
 
@@ -225,17 +242,19 @@ def run_long(people, procs, *, quick: bool, progress: Callable[[str], None]) -> 
     out: dict[str, float] = {}
     progress(f"lateness, {games} games over {window} s, 4 workers + beat")
     late = lateness_many(people, procs, games=games, window_s=window, workers=4)
-    procs.stop_all()
+    drain(procs)
     out |= {"lateness_p99_s_5000": late["p99"], "lateness_p50_s_5000": late["p50"],
             "lateness_games_5000": late["games"], "lateness_resolved_twice": late["resolved_twice"],
             "lateness_missed": late["missed"]}
     for workers in (1, 4):
         progress(f"worker throughput, {workers} worker(s), {seconds} s")
         rps = worker_rps(people, procs, workers=workers, seconds=seconds, games=40 * workers)
+        drain(procs)
         out |= {f"worker_rps_{workers}": rps["rps"], f"worker_resolved_twice_{workers}": rps["resolved_twice"]}
     out["worker_scaling_4_over_1"] = out["worker_rps_4"] / out["worker_rps_1"] if out["worker_rps_1"] else 0.0
     progress(f"orders under a crowd: {clients} clients against gunicorn")
     crowd_out = crowd(people, procs, clients=clients, requests_per_client=per_client)
+    drain(procs)
     out |= {"bare_view_rps": crowd_out["bare_view_rps"], "order_submit_rps": crowd_out["order_submit_rps"],
             "order_submit_p95_ms_200c": crowd_out["order_submit_p95_ms"],
             "order_submit_single_ms_median": crowd_out["order_submit_single_ms_median"],
