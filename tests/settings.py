@@ -27,3 +27,6 @@ GM_SEAT_RATES = {}
 # would read as an outage; tests/integration/test_outage.py turns it on (and the real workers of
 # test_outage_worker.py through GM_TEST_OUTAGE_AFTER, seconds).
 GM_OUTAGE_AFTER = float(os.environ.get("GM_TEST_OUTAGE_AFTER") or 0) or None
+# Transactional tests end with a flush: on PostgreSQL by DELETE rather than TRUNCATE (tests/postgresql_backend).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    DATABASES["default"]["ENGINE"] = "tests.postgresql_backend"  # noqa: F405

@@ -91,13 +91,20 @@ class ChildProcess:
             self.proc.wait(timeout=10)
         self._close_log()
 
-    def stop(self, timeout: float = 15) -> None:
-        """Warm shutdown (SIGTERM), then SIGKILL if it does not exit within ``timeout`` seconds."""
+    def terminate(self) -> None:
+        """Start a warm shutdown: SIGTERM to the process group (once: Celery takes a second one for a hurry)."""
         if self.alive():
             try:
                 os.killpg(self.proc.pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
+
+    def stop(self, timeout: float = 15, *, terminated: bool = False) -> None:
+        """Warm shutdown (SIGTERM, unless ``terminated``: :meth:`terminate` sent it already), then SIGKILL if it
+        does not exit within ``timeout`` seconds."""
+        if self.alive():
+            if not terminated:
+                self.terminate()
             try:
                 self.proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -191,13 +198,9 @@ class CeleryProcesses:
         each (:meth:`ChildProcess.stop`), so that a test with a beat and four workers waits for the slowest one,
         not for the sum of their shutdowns (about a second each)."""
         for process in reversed(self.started):
-            if process.alive():
-                try:
-                    os.killpg(process.proc.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
+            process.terminate()
         for process in reversed(self.started):
-            process.stop()
+            process.stop(terminated=True)
 
     def report(self, lines: int = 80) -> str:
         return "\n".join(f"===== {p.name} (pid {p.pid}, rc {p.proc.returncode}) log tail =====\n{p.tail(lines)}"

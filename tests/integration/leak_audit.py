@@ -115,6 +115,28 @@ def schema_path_regex(path: str) -> re.Pattern:
     return re.compile("^" + "".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts) + "$")
 
 
+@contextmanager
+def htmx_readers() -> Iterator[list[str]]:
+    """Inside the block, the paths of the requests whose handling read one of htmx's request headers (``HX-Request``
+    and the others, all read through django-htmx's ``request.htmx``, the only way the site reads them): the list
+    yielded fills as they are read. A view that never reads them answers an htmx request as it answers a plain one,
+    so the leak audit's htmx pass asks again only where they were read."""
+    from django_htmx.middleware import HtmxDetails
+
+    read: list[str] = []
+    original = HtmxDetails._get_header_value
+
+    def recording(self, name: str):
+        read.append(self.request.path)
+        return original(self, name)
+
+    HtmxDetails._get_header_value = recording
+    try:
+        yield read
+    finally:
+        HtmxDetails._get_header_value = original
+
+
 # -- the WSGI application for schemathesis -----------------------------------------------------------------------
 
 

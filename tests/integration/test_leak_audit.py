@@ -9,7 +9,8 @@ master; Olga, the owner of most secrets; Lev and Nina, their recipients and room
 Ivan, a dead player; a spectator; an anonymous visitor): every named pattern of the URLconf (walked with
 ``get_resolver``, parameters filled with the seeded objects' ids — the game, every post, every signup, the room,
 each user's latest notification, every seat's ISO and the master's), except DRF's ``.json`` twins, the admin and
-allauth's key-carrying pages (see ``leak_audit.routes``); at Night 2 once more as htmx asks for partials. Every
+allauth's key-carrying pages (see ``leak_audit.routes``); at Night 2 once more as htmx asks for partials, where
+the first answer read htmx's request headers (``leak_audit.htmx_readers``: any other answer is the same). Every
 path of the OpenAPI schema must be among the URLs fetched. Besides the pages: every e-mail in ``mail.outbox`` (by
 recipient), every stored notification (by its user) and every JSON log line written (nobody may read a canary
 there).
@@ -132,6 +133,7 @@ class Audit:
         self.names: dict[str, str] = {}  # url → route name
         self.errors: list[str] = []
         self.leaked_htmx: list[str] = []
+        self.htmx_readers: set[tuple[str, str]] = set()  # (viewer, url) whose answer read htmx's headers
         self.fetched_urls: set[str] = set()
         self.requests = 0
 
@@ -202,8 +204,11 @@ class Audit:
         client.raise_request_exception = False
         return client
 
-    def fetch_all(self, stage: str, game, *, htmx: bool = False) -> None:
-        """GET every URL as every viewer (``htmx``: as htmx asks for its partials, ``HX-Request: true``)."""
+    def fetch_all(self, stage: str, game, *, htmx: bool = False, record_htmx: bool = False) -> None:
+        """GET every URL as every viewer. ``record_htmx``: note in :attr:`htmx_readers` each (viewer, URL) whose
+        answer read one of htmx's request headers (``la.htmx_readers``). ``htmx``: only those pairs, again, as htmx
+        asks for its partials (``HX-Request: true``) — an answer that never read those headers is the same either
+        way."""
         urls = self.urls(game)
         headers = {"HX-Request": "true"} if htmx else {}
         label = f"{stage} (htmx)" if htmx else stage
@@ -212,9 +217,17 @@ class Audit:
             for url in urls:
                 if self.names[url] in SAME_FOR_EVERYONE and viewer != la.VIEWERS[-1]:
                     continue
+                if htmx and (viewer, url) not in self.htmx_readers:
+                    continue
                 self.requests += 1
                 try:
-                    response = client.get(url, {"limit": 500}, headers=headers)
+                    if record_htmx:
+                        with la.htmx_readers() as read:
+                            response = client.get(url, {"limit": 500}, headers=headers)
+                        if read:
+                            self.htmx_readers.add((viewer, url))
+                    else:
+                        response = client.get(url, {"limit": 500}, headers=headers)
                 except Exception as exc:  # noqa: BLE001 - reported with the URL and viewer
                     self.errors.append(f"{label}: {viewer} GET {url} raised {exc!r}")
                     continue
@@ -305,7 +318,7 @@ def test_leak_audit(world, frozen, django_capture_on_commit_callbacks):
         for stage, build in stages.items():
             build()
             game = world.game if world.game is not None else world.signups_game
-            audit.fetch_all(stage, game)
+            audit.fetch_all(stage, game, record_htmx=stage == "night_2")
             if stage == "night_2":  # every secret seeded, none revealed: htmx's partials too
                 audit.fetch_all(stage, game, htmx=True)
             leaks += audit.leaks(stage) + audit.notification_leaks(stage)
@@ -323,6 +336,10 @@ def test_leak_audit(world, frozen, django_capture_on_commit_callbacks):
         root.removeHandler(handler)
         root.setLevel(old_level)
     leaks += audit.leaked_htmx
+    # The htmx pass asked again where an answer read htmx's headers: the partials of the Veche, the order form,
+    # the inbox among them (else the recording saw nothing and the pass asked nothing).
+    htmx_routes = {audit.names[url] for _viewer, url in audit.htmx_readers}
+    assert {"forum_mafia:veche", "forum_mafia:orders", "inbox:list"} <= htmx_routes, htmx_routes
     for line in log_lines:
         for kind in audit.canaries_in(line):
             leaks.append(f"{kind} canary in a log line: {line}")
