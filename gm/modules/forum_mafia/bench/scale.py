@@ -210,7 +210,9 @@ def crowd(people, procs, *, clients: int, requests_per_client: int, gunicorn_wor
 
 
 def worker_rss_growth(people, procs, *, first: int, last: int, games: int) -> dict[str, float]:
-    """One worker's resident memory after ``first`` and after ``last`` resolutions of 0-second phases (MiB)."""
+    """One worker's resident memory after ``first`` and after ``last`` resolutions of 0-second phases (MiB). With a
+    beat, as the site runs: 10,000 resolutions outlast ``GM_OUTAGE_AFTER``, and without the sweeps a beat schedules
+    the deadline tasks would take the silence for an outage and leave every phase to a sweep that never comes."""
     from gm.core.models import Game, Phase
     from gm.core.processes import rss_mb, wait_until
 
@@ -218,6 +220,7 @@ def worker_rss_growth(people, procs, *, first: int, last: int, games: int) -> di
 
     ids = _quick_games(people, games)
     worker = procs.worker()
+    procs.beat()
 
     def count() -> int:
         return Phase.objects.filter(game_id__in=ids, status=Phase.Status.RESOLVED).count()
@@ -229,7 +232,7 @@ def worker_rss_growth(people, procs, *, first: int, last: int, games: int) -> di
                    message=lambda: f"{count()} resolutions:\n{worker.tail()}")
         out[mark] = rss_mb(worker.pid)
     Game.objects.filter(pk__in=ids).update(paused_at=timezone.now())
-    worker.stop()
+    procs.stop_all()
     return {"rss_first": out[first], "rss_last": out[last]}
 
 
