@@ -397,6 +397,7 @@ def test_session_user_brings_can_host_and_unread_in_one_query_as_the_permission_
     notifications only; all in one query."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group, Permission
+    from django.contrib.contenttypes.models import ContentType
     from django.utils import timezone
 
     from accounts.backends import ModelBackend
@@ -418,6 +419,9 @@ def test_session_user_brings_can_host_and_unread_in_one_query_as_the_permission_
     backend = ModelBackend()
     may = set(get_user_model().objects.with_perm("core.host_game", backend="django.contrib.auth.backends.ModelBackend")
               .values_list("pk", flat=True))
+    ContentType.objects.clear_cache()
+    with django_assert_num_queries(2):  # the permission's content type, once per process (Django's cache)
+        backend.get_user(plain.pk)
     for user, unread in ((plain, 0), (direct, 2), (grouped, 0), (boss, 0), (elsewhere, 0)):
         with django_assert_num_queries(1):
             loaded = backend.get_user(user.pk)
@@ -426,3 +430,18 @@ def test_session_user_brings_can_host_and_unread_in_one_query_as_the_permission_
         assert loaded.gm_unread == unread, user.username
     assert {plain.pk, elsewhere.pk}.isdisjoint(may) and {direct.pk, grouped.pk, boss.pk} <= may
     assert backend.get_user(10**9) is None
+    assert backend.get_user("not-a-number") is None  # a tampered session reads as nobody
+    # Every field as the ORM loads it, the profile's too (the statement is written by hand).
+    orm = get_user_model().objects.select_related("profile").get(pk=direct.pk)
+    loaded = backend.get_user(str(direct.pk))  # the session keeps the id as a string
+    fields = get_user_model()._meta.concrete_fields
+    assert [getattr(loaded, f.attname) for f in fields] == [getattr(orm, f.attname) for f in fields]
+    assert loaded.profile.pk == orm.profile.pk and loaded.profile.time_zone == orm.profile.time_zone
+    assert loaded.profile.user is loaded and not loaded._state.adding and loaded._state.db == "default"
+    orm.profile.delete()  # a user without a profile: ``user.profile`` raises as after select_related
+    without = backend.get_user(direct.pk)
+    with pytest.raises(get_user_model().profile.RelatedObjectDoesNotExist):
+        getattr(without, "profile")  # noqa: B009 - the access is what is tested
+    direct.is_active = False
+    direct.save()
+    assert backend.get_user(direct.pk) is None  # ModelBackend.user_can_authenticate
