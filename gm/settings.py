@@ -151,6 +151,8 @@ AUTHENTICATION_BACKENDS = [
     # login the first one accepts).
     "django.contrib.auth.backends.ModelBackend",
 ]
+# Django's database sessions, each read with one statement written once per process instead of an ORM query.
+SESSION_ENGINE = "accounts.sessions"
 SITE_ID = 1
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

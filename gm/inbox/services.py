@@ -32,7 +32,7 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from gm.core import visibility
+from gm.core import page_memo, visibility
 from gm.core.emails import notification_email
 from gm.core.metrics import count_email_failure
 from gm.core.models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Seat, life_of
@@ -130,12 +130,22 @@ def notify_phase_results(*, phase_id: int, clock: Clock = timezone.now) -> int:
 def _recipients(game: Game) -> list:
     """The master and the seated players' users, each once (the people notifications are for)."""
     users = {u.pk: u for u in master_users(game)}  # the co-masters read what the master reads (issue 24)
-    for seat in game.seats.select_related("user").filter(user__isnull=False):
-        users.setdefault(seat.user_id, seat.user)
+    for seat in page_memo.seats(game):
+        if seat.user_id is not None:
+            users.setdefault(seat.user_id, seat.user)
     return list(users.values())
 
 
 def _phase_notifications(phase: Phase, now: datetime) -> list[Notification]:
+    # Nothing below writes until bulk_create: the recipients' viewers share one load of the seats (page_memo)
+    # instead of a seat query each.
+    with page_memo.reading():
+        rows = _phase_notification_rows(phase, now)
+    # ignore_conflicts: a second run of the task (late acknowledgement) finds the keys taken and adds nothing.
+    return Notification.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def _phase_notification_rows(phase: Phase, now: datetime) -> list[Notification]:
     game = phase.game
     following = game.phases.filter(ordinal=phase.ordinal + 1).first()
     phases = [phase] + ([following] if following is not None else [])
@@ -168,8 +178,7 @@ def _phase_notifications(phase: Phase, now: datetime) -> list[Notification]:
             if addressed:
                 rows.append(Notification(user=user, game=game, phase=phase, kind=Notification.Kind.RESULT,
                                          entry_id=pk, key=f"entry:{pk}", created_at=now))
-    # ignore_conflicts: a second run of the task (late acknowledgement) finds the keys taken and adds nothing.
-    return Notification.objects.bulk_create(rows, ignore_conflicts=True)
+    return rows
 
 
 def _your_move_rows(phase: Phase, now: datetime) -> list[Notification]:
