@@ -71,6 +71,11 @@ def test_gm_bench_quick_prints_every_figure_as_a_number():
     # Issue 25: the game page's query count is the same at every size (posts, phases, rooms) and within 15.
     assert out["page_queries_equal"] == 1 and out["page_queries_max"] <= 15, out
     assert max(out[f"game_page_big_queries_{v}"] for v in ("player", "master", "spectator")) <= 15, out
+    # Part by part on stderr: read in order, the lines give the final object (a later line may replace a figure).
+    lines = [json.loads(line.removeprefix("gm_bench: figures ")) for line in done.stderr.splitlines()
+             if line.startswith("gm_bench: figures ")]
+    assert len(lines) > 5, done.stderr[-2000:]
+    assert {k: v for line in lines for k, v in line.items()} == out
 
 
 def test_gm_bench_refuses_sqlite(tmp_path):

@@ -499,13 +499,15 @@ def balance_report(*, games: int, players: int = 16) -> dict[str, float]:
 
 
 def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda text: None,
-            long: bool = False) -> dict[str, float]:
+            long: bool = False, out: dict[str, float] | None = None) -> dict[str, float]:
     """Every figure of ``manage.py gm_bench`` on the connected (scratch) database; the keys of the issue plus a few
     more (all numbers). ``long``: also issue 25's long figures (:func:`gm.modules.forum_mafia.bench.scale.run_long`,
-    tiny when ``sizes`` is :data:`QUICK`)."""
+    tiny when ``sizes`` is :data:`QUICK`). ``out``: a dict the figures are added to as each part finishes, so a
+    caller still holds the finished parts' figures when a later part fails or the run is interrupted."""
     began = time.monotonic()
     people = People()
-    out: dict[str, float] = {"quick": int(sizes != FULL)}
+    out = {} if out is None else out
+    out["quick"] = int(sizes != FULL)
 
     progress("pure engine, 16-player night")
     engine = engine_night(players=16, runs=sizes.engine_runs)
@@ -561,6 +563,11 @@ def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda tex
         from . import scale
 
         procs.stop_all()
-        out |= scale.run_long(people, procs, quick=sizes != FULL, progress=progress)
+        scale.run_long(people, procs, quick=sizes != FULL, progress=progress, out=out)
     out["total_s"] = time.monotonic() - began
-    return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in out.items()}
+    return rounded(out)
+
+
+def rounded(figures: dict[str, float]) -> dict[str, float]:
+    """``figures`` with its floats rounded to 3 decimals (what ``gm_bench`` prints)."""
+    return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in figures.items()}

@@ -236,13 +236,15 @@ def worker_rss_growth(people, procs, *, first: int, last: int, games: int) -> di
     return {"rss_first": out[first], "rss_last": out[last]}
 
 
-def run_long(people, procs, *, quick: bool, progress: Callable[[str], None]) -> dict[str, float]:
-    """Goals 4–6 of issue 25 (``gm_bench --long``; with ``--quick`` in tiny sizes, to check the machinery)."""
+def run_long(people, procs, *, quick: bool, progress: Callable[[str], None],
+             out: dict[str, float] | None = None) -> dict[str, float]:
+    """Goals 4–6 of issue 25 (``gm_bench --long``; with ``--quick`` in tiny sizes, to check the machinery), added to
+    ``out`` (a new dict if ``None``) part by part, and returned: an interrupted run keeps its finished parts."""
     games, window = (20, 5) if quick else (5000, 600)
     seconds = 5 if quick else 60
     clients, per_client = (8, 2) if quick else (200, 5)
     first, last = (10, 40) if quick else (1000, 10000)
-    out: dict[str, float] = {}
+    out = {} if out is None else out
     progress(f"lateness, {games} games over {window} s, 4 workers + beat")
     late = lateness_many(people, procs, games=games, window_s=window, workers=4)
     drain(procs)

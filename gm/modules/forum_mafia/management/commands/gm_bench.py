@@ -33,6 +33,8 @@ uses it). Timings depend on the machine and its load: compare figures taken on t
 Exit status 0 with the figures on stdout (``--json``: one JSON object whose values are all numbers); 1 when a part
 fails (the message and the tails of the child processes' logs on stderr; the scratch database is dropped all the
 same); 2 with a message on stderr when the database is not PostgreSQL or the broker is in-memory (nothing is run).
+As each part finishes, its new or changed figures go to stderr as one line ``gm_bench: figures {…}`` (both modes),
+so a run that fails or is interrupted late keeps what its finished parts measured.
 """
 from __future__ import annotations
 
@@ -119,14 +121,31 @@ class Command(BaseCommand):
             raise CommandError("gm_bench needs a broker its worker processes can reach (CELERY_BROKER_URL, e.g. "
                                "redis://127.0.0.1:6379/0); memory:// is private to one process.", returncode=2)
         sizes = figures.QUICK if quick else figures.FULL
-        progress = (lambda text: self.stderr.write(f"gm_bench: {text}")) if not as_json else (lambda text: None)
+        taken: dict = {}  # filled part by part (figures.run_all's ``out``)
+        reported: dict = {}
+
+        def report_taken() -> None:
+            # On stderr in both modes: a long run that fails or is interrupted late still leaves its finished parts'
+            # figures in the log (stdout keeps the one JSON object of a finished run). A figure a later part
+            # replaces (the interleaved resolution median) is reported again.
+            new = {k: v for k, v in figures.rounded(taken).items() if reported.get(k, reported) != v}
+            if new:
+                self.stderr.write("gm_bench: figures " + json.dumps(new, sort_keys=True))
+                reported.update(new)
+
+        def progress(text: str) -> None:
+            report_taken()
+            if not as_json:
+                self.stderr.write(f"gm_bench: {text}")
+
         quiet = logging.getLogger("gm")
         level = quiet.level
         quiet.setLevel(logging.WARNING)  # the resolution's log line, once per phase, is not the output
         try:
-            results = self._run(sizes, progress, keep_logs, long=long)
+            results = self._run(sizes, progress, keep_logs, long=long, out=taken)
         finally:
             quiet.setLevel(level)
+            report_taken()
         if as_json:
             self.stdout.write(json.dumps(results, sort_keys=True))
             return
@@ -139,7 +158,7 @@ class Command(BaseCommand):
         missed = goals_missed(results)
         self.stdout.write("goals missed: " + ("; ".join(missed) if missed else "none"))
 
-    def _run(self, sizes, progress, keep_logs: bool, *, long: bool = False) -> dict:
+    def _run(self, sizes, progress, keep_logs: bool, *, long: bool = False, out: dict | None = None) -> dict:
         from gm.core.processes import CeleryProcesses, database_url
 
         from ...bench import figures
@@ -159,7 +178,7 @@ class Command(BaseCommand):
         previous_queue = app.conf.task_default_queue
         app.conf.task_default_queue = queue
         try:
-            return figures.run_all(sizes=sizes, procs=procs, progress=progress, long=long)
+            return figures.run_all(sizes=sizes, procs=procs, progress=progress, long=long, out=out)
         except Exception as exc:
             raise CommandError(f"gm_bench failed: {exc}\n{procs.report(30)}") from exc
         finally:
