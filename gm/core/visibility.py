@@ -7,11 +7,11 @@ living seat's user), ``dead_player``, ``spectator`` (logged in, no seat) and ``a
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Prefetch, Q, QuerySet, Value
 
 from . import page_memo
 from .comaster_roles import READ_ONLY, master_role, master_users, may_master
@@ -159,18 +159,43 @@ _HEAVY_GAME = ("game__state",)
 _HEAVY_PHASE = ("phase__state", "phase__result")
 
 
-def log_entries(viewer: Viewer) -> QuerySet[LogEntry]:
-    """The log entries of the viewer's game he may read, oldest first: public ones; his seat's and his
-    groups' (players, living or dead); everything for the master or after the game."""
-    qs = LogEntry.objects.filter(game=viewer.game).select_related("phase", "game").defer(*_HEAVY_GAME, *_HEAVY_PHASE)
+def log_filter(viewer: Viewer) -> Q | None:
+    """The condition on a log entry of the viewer's game that he may read it — public ones; his seat's and his
+    groups' (players, living or dead) — or ``None`` when he reads every entry (the master; everyone after the
+    game). The one rule behind :func:`log_entries` and :func:`log_readers`."""
     if viewer.sees_everything:
-        return qs
+        return None
     visible = Q(visibility=LogEntry.Visibility.PUBLIC)
     if viewer.seat is not None:
         groups = GroupMembership.objects.filter(seat=viewer.seat).values("group")
         visible |= Q(visibility=LogEntry.Visibility.SEAT, seat=viewer.seat)
         visible |= Q(visibility=LogEntry.Visibility.GROUP, group__in=groups)
-    return qs.filter(visible)
+    return visible
+
+
+def log_entries(viewer: Viewer) -> QuerySet[LogEntry]:
+    """The log entries of the viewer's game he may read, oldest first (:func:`log_filter`)."""
+    qs = LogEntry.objects.filter(game=viewer.game).select_related("phase", "game").defer(*_HEAVY_GAME, *_HEAVY_PHASE)
+    visible = log_filter(viewer)
+    return qs if visible is None else qs.filter(visible)
+
+
+def log_readers(viewers: Sequence[Viewer], phases: Sequence[Phase],
+                fields: Sequence[str] = ("pk",)) -> list[list[tuple]]:
+    """For each of ``viewers`` (all of one game), the ``fields`` of the entries of ``phases`` he may read
+    (:func:`log_filter`), as :func:`log_entries` would give them (oldest first), in one query instead of one per
+    viewer (the inbox asks for every player of a resolved phase)."""
+    if not viewers:
+        return []
+    game = viewers[0].game
+    flags = {}
+    for i, viewer in enumerate(viewers):
+        visible = log_filter(viewer)
+        flags[f"gm_reads_{i}"] = Value(True) if visible is None else ExpressionWrapper(visible,
+                                                                                      output_field=BooleanField())
+    rows = LogEntry.objects.filter(game=game, phase__in=phases).annotate(**flags).values_list(*fields, *flags)
+    width = len(fields)
+    return [[row[:width] for row in rows if row[width + i]] for i in range(len(viewers))]
 
 
 def orders(viewer: Viewer, phase: Phase | None = None) -> QuerySet[Order]:

@@ -158,10 +158,10 @@ def _phase_notification_rows(phase: Phase, now: datetime) -> list[Notification]:
     steps = bool(game.game_module.step_notices) and following is not None and following.status == Phase.Status.OPEN
     if steps:
         rows += _your_move_rows(following, now)
-    for user in _recipients(game):
-        viewer = visibility.viewer_for(user, game)
-        entries = list(visibility.log_entries(viewer).filter(phase__in=phases)
-                       .values_list("pk", "visibility", "seat_id", "group"))
+    viewers = [visibility.viewer_for(user, game) for user in _recipients(game)]
+    readable = visibility.log_readers(viewers, phases, ("pk", "visibility", "seat_id", "group"))
+    for viewer, entries in zip(viewers, readable, strict=True):
+        user = viewer.user
         if not entries:
             continue
         public = sum(1 for e in entries if e[1] == LogEntry.Visibility.PUBLIC)

@@ -264,6 +264,33 @@ def test_notification_recipients_by_entry(scenario, master, players):
     assert all(recipients(pk) == {master, *players} for pk in scenario.public_entries)
 
 
+def test_log_readers_in_one_query_give_each_viewer_what_log_entries_gives_him(scenario, frozen,
+                                                                             django_assert_num_queries):
+    """``visibility.log_readers`` (the inbox's one query for every recipient of a resolved phase) gives each viewer
+    kind exactly his ``log_entries`` of those phases, in the same order — running, and once the game is over."""
+    game = scenario.game
+    phases = list(game.phases.order_by("ordinal")[:2])
+
+    def check():
+        viewers = [visibility.viewer_for(scenario.users[r.user] if r.user else None, game) for r in TABLE]
+        assert [v.sees_everything for v in viewers]  # the game's long-game options (the dead's rule), read once
+        with django_assert_num_queries(1):
+            readable = visibility.log_readers(viewers, phases, ("pk", "visibility"))
+        for row, viewer, got in zip(TABLE, viewers, readable, strict=True):
+            want = list(visibility.log_entries(viewer).filter(phase__in=phases).values_list("pk", "visibility"))
+            assert got == want, row.name
+        return dict(zip((r.name for r in TABLE), readable, strict=True))
+
+    running = check()
+    assert len(running["master"]) > len(running["own"]) > len(running["spectator"]) > 0  # the check can fail
+    scenario.finish(frozen)
+    finished = check()
+    # revealed to everyone: each reads what the master reads (Round 2 resolved meanwhile: more than before)
+    assert all(finished[r.name] == finished["master"] for r in TABLE)
+    assert len(finished["spectator"]) > len(running["master"])
+    assert visibility.log_readers([], phases) == []
+
+
 # -- drafts ---------------------------------------------------------------------------------------------
 
 
