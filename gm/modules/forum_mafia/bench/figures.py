@@ -444,16 +444,18 @@ def worker_rss(people: People, procs, *, resolutions: int, games: int) -> dict[s
 # -- issue 25: against the floors --------------------------------------------------------------------------------
 
 
-def against_floors(people: People, sizes: Sizes, progress: Callable[[str], None]) -> dict[str, float]:
+def against_floors(people: People, sizes: Sizes, progress: Callable[[str], None],
+                   out: dict[str, float] | None = None) -> dict[str, float]:
     """Issue 25's figures, each interleaved with its floor in this run (:mod:`gm.modules.forum_mafia.bench.floors`):
     every registered module's resolution against the database floor, forum Mafia's growth from 8 to 40 players,
     the game page's growth with posts, phases and rooms, and a big game's page, against a bare view.
-    ``resolution_16p_ms_median`` becomes the interleaved figure (the one the floor ratio is taken of)."""
+    ``resolution_16p_ms_median`` becomes the interleaved figure (the one the floor ratio is taken of). Added to
+    ``out`` (a new dict if ``None``) part by part, and returned."""
     from gm.core import registry
 
     from . import floors
 
-    out: dict[str, float] = {}
+    out = {} if out is None else out
     slugs = sorted(m.slug for m in registry.all_modules())
     progress(f"resolutions against the database floor ({', '.join(slugs)}), {sizes.floor_runs} runs")
     res = floors.resolutions(people, runs=sizes.floor_runs, slugs=slugs)
@@ -540,7 +542,7 @@ def run_all(*, sizes: Sizes, procs, progress: Callable[[str], None] = lambda tex
         out |= {f"game_page_queries_{viewer}": figures["queries"], f"game_page_ms_median_{viewer}": figures["median"]}
 
     out["resolution_16p_ms_median_alone"] = out["resolution_16p_ms_median"]  # before issue 25: not interleaved
-    out |= against_floors(people, sizes, progress)
+    against_floors(people, sizes, progress, out)
 
     progress(f"order submit, {sizes.clients} clients against gunicorn")
     orders = order_submit(people, procs, clients=sizes.clients, requests_per_client=sizes.requests_per_client,
