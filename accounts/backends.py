@@ -6,6 +6,7 @@ from functools import cache
 
 from django.contrib.auth import backends, get_user_model
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
 from django.db import connection
 
 #: The permission that lets a user host games (``core.services.can_host``): codename, app label, model.
@@ -69,7 +70,7 @@ class ModelBackend(backends.ModelBackend):
         sql, user_names, profile_names, converters = _user_sql()
         try:
             pk = model._meta.pk.to_python(user_id)
-        except Exception:  # noqa: BLE001 - a tampered session key reads as nobody, as in Django's own backend
+        except ValidationError:  # a tampered session id reads as nobody
             return None
         codename, app_label, model_name = HOST_PERMISSION
         content_type = ContentType.objects.get_by_natural_key(app_label, model_name).pk  # Django's per-process cache
