@@ -22,6 +22,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KeyTransform
 
 from .models import Game, Phase, ReplacementRequest, Seat
+from .prepared import PreparedQuery
 
 T = TypeVar("T")
 _memo: ContextVar[dict | None] = ContextVar("gm_page_memo", default=None)
@@ -61,10 +62,15 @@ def seats(game: Game) -> list[Seat]:
     return remember(("seats", game.pk), load)
 
 
+#: A viewer's seat: asked on every game page and game API call outside :func:`reading` (:mod:`gm.core.prepared`).
+_SEAT_OF = PreparedQuery(lambda game_id, user_id: Seat.objects.filter(game_id=game_id, user_id=user_id)
+                         .order_by("pk")[:1], "game_id", "user_id")
+
+
 def seat_of(game: Game, user: Any) -> Seat | None:
     """``user``'s seat in ``game``, or ``None``."""
     if _memo.get() is None:
-        return Seat.objects.filter(game=game, user=user).first()
+        return _SEAT_OF.first(game_id=game.pk, user_id=user.pk) if user.pk is not None else None
     return next((s for s in seats(game) if s.user_id == user.pk), None)
 
 

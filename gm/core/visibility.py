@@ -29,6 +29,7 @@ from .models import (
     Seat,
     life_of,
 )
+from .prepared import PreparedQuery
 
 MASTER = "master"
 PLAYER = "player"
@@ -120,23 +121,35 @@ def _reviews(user, game: Game) -> bool:
     return is_reviewer(user) and pending(game)
 
 
-def game_or_404(user, pk, *, module: str | None = None, uses_cards: bool = False) -> Game:
-    """The game ``pk`` if ``user`` may see it (and it is of ``module`` / a card game when asked); raises ``Http404``
-    otherwise, so a draft is not even revealed to exist."""
+def _game_page_row(pk: int) -> QuerySet[Game]:
     # The long-game options (``life``) come along: the game page reads them in several places. Whether the game has
     # co-masters or an open takeover offer comes along too, so the pages of a game without them (nearly every game)
     # do not ask (``comaster_roles.comasters_of``, ``comaster_takeover.open_offer``).
     from django.db.models import Exists, OuterRef
-    from django.http import Http404
-    from django.utils.translation import gettext as _
 
     from .models import CoMaster, TakeoverOffer
 
-    game = (Game.objects.select_related("master__profile", "life")
+    return (Game.objects.select_related("master__profile", "life")
             .annotate(gm_has_comasters=Exists(CoMaster.objects.filter(game=OuterRef("pk"))),
                       gm_has_open_offer=Exists(TakeoverOffer.objects.filter(game=OuterRef("pk"),
                                                                             closed_at__isnull=True)))
-            .filter(pk=pk).first())
+            .filter(pk=pk)[:1])
+
+
+#: Every game page and game API call starts with this row: compiled once per process (:mod:`gm.core.prepared`).
+_GAME_PAGE_ROW = PreparedQuery(_game_page_row, "pk")
+
+
+def game_or_404(user, pk, *, module: str | None = None, uses_cards: bool = False) -> Game:
+    """The game ``pk`` if ``user`` may see it (and it is of ``module`` / a card game when asked); raises ``Http404``
+    otherwise, so a draft is not even revealed to exist."""
+    from django.http import Http404
+    from django.utils.translation import gettext as _
+
+    try:
+        game = _GAME_PAGE_ROW.first(pk=int(pk))
+    except (TypeError, ValueError):
+        game = None
     if (game is None or not can_see_game(user, game) or (module is not None and game.module != module)
             or (uses_cards and not getattr(game.game_module, "uses_cards", False))):
         raise Http404(_("No such game."))
