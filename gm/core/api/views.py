@@ -4,7 +4,6 @@ Every list is scoped to the viewer through ``gm.core.visibility`` (DRF applies n
 """
 from __future__ import annotations
 
-from django.http import Http404
 from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -254,7 +253,8 @@ class GameViewSet(viewsets.GenericViewSet):
         return Response(s.PhaseSerializer(phase).data)
 
     def get_object(self):
-        try:
-            return super().get_object()
-        except (Http404, ValueError):
-            raise Http404(_("No such game.")) from None
+        """The game of the URL through the visibility layer's one lookup (``visibility.game_or_404``: the same
+        rule as :meth:`get_queryset`, read by a query compiled once per process); ``Http404`` otherwise."""
+        game = visibility.game_or_404(self.request.user, self.kwargs.get(self.lookup_url_kwarg or self.lookup_field))
+        self.check_object_permissions(self.request, game)
+        return game
