@@ -49,17 +49,22 @@ def remember(key: tuple, load: Callable[[], T]) -> T:
     return memo[key]
 
 
+def _seat_rows(game_id: int):
+    live_request = ReplacementRequest.objects.filter(seat=OuterRef("pk"), user_id=OuterRef("user_id"),
+                                                     withdrawn_at__isnull=True).values("pk")[:1]
+    return (Seat.objects.filter(game_id=game_id).select_related("user__away", "status")
+            .annotate(open_request_id=Subquery(live_request)).order_by("position"))
+
+
+#: A game's seats, read once by every game page (:mod:`gm.core.prepared`: compiled once per process).
+_SEATS = PreparedQuery(_seat_rows, "game_id")
+
+
 def seats(game: Game) -> list[Seat]:
     """Every seat of ``game`` in ring order, with its user (the master's console names him), the user's away dates
     and the seat's activity row (``user.away``, ``status``: the away badges and the player's own panel), and
     ``open_request_id`` — the id of its current player's live replacement request, or ``None``."""
-    def load() -> list[Seat]:
-        live_request = ReplacementRequest.objects.filter(seat=OuterRef("pk"), user_id=OuterRef("user_id"),
-                                                         withdrawn_at__isnull=True).values("pk")[:1]
-        return list(Seat.objects.filter(game_id=game.pk).select_related("user__away", "status")
-                    .annotate(open_request_id=Subquery(live_request)).order_by("position"))
-
-    return remember(("seats", game.pk), load)
+    return remember(("seats", game.pk), lambda: _SEATS(game_id=game.pk))
 
 
 #: A viewer's seat: asked on every game page and game API call outside :func:`reading` (:mod:`gm.core.prepared`).
@@ -98,15 +103,23 @@ def note(key: tuple, value: Any) -> None:
 
 
 
+def _phase_rows(game_id: int):
+    # A phase's stored snapshot and result are large and hardly any panel reads them: loaded only if read — but for
+    # the latest resolved phase's seats (the last day's Veche reads them; see seat_snapshots).
+    latest = (Phase.objects.filter(game_id=game_id, status=Phase.Status.RESOLVED).order_by("-ordinal")
+              .values("ordinal")[:1])
+    return (Phase.objects.filter(game_id=game_id).defer("state", "result").annotate(
+        gm_latest_seats=Case(When(ordinal=Subquery(latest), then=KeyTransform("seats", "state")),
+                             default=None, output_field=JSONField())).order_by("ordinal"))
+
+
+#: A game's phases, read once by every game page (:mod:`gm.core.prepared`: compiled once per process).
+_PHASES = PreparedQuery(_phase_rows, "game_id")
+
+
 def _phases(game: Game) -> list[Phase]:
     def load() -> list[Phase]:
-        # A phase's stored snapshot and result are large and hardly any panel reads them: loaded only if read —
-        # but for the latest resolved phase's seats (the last day's Veche reads them; see seat_snapshots).
-        latest = (Phase.objects.filter(game_id=game.pk, status=Phase.Status.RESOLVED).order_by("-ordinal")
-                  .values("ordinal")[:1])
-        phases = list(Phase.objects.filter(game_id=game.pk).defer("state", "result").annotate(
-            gm_latest_seats=Case(When(ordinal=Subquery(latest), then=KeyTransform("seats", "state")),
-                                 default=None, output_field=JSONField())).order_by("ordinal"))
+        phases = _PHASES(game_id=game.pk)
         for phase in phases:
             phase.game = game  # its label needs the game's module: not one more query per phase shown
         return phases

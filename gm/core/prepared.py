@@ -10,7 +10,8 @@ objects, annotations, converters) exactly as the queryset would have made them.
 
 Only a queryset whose changing values are plain parameters may be prepared: a value that changes the SQL itself
 (a list for ``__in``, a ``None`` that becomes ``IS NULL``, a slice) must be part of the shape, not a parameter.
-:class:`PreparedQuery` checks on its first compile that every marker is a parameter, and exactly once.
+:class:`PreparedQuery` checks on its first compile that every marker is among the parameters (a value used twice,
+in a subquery and in the outer query, fills both places).
 """
 from __future__ import annotations
 
@@ -38,16 +39,16 @@ class PreparedQuery(Generic[M]):
     model instances the queryset would return; :meth:`first` returns the first of them or ``None``.
 
     Raises :class:`~django.core.exceptions.ImproperlyConfigured` on the first call if a parameter does not appear
-    exactly once among the compiled SQL's parameters (it changed the SQL's shape instead, or was used twice).
+    among the compiled SQL's parameters (it changed the SQL's shape instead).
     """
 
     def __init__(self, build: Callable[..., QuerySet[M]], *params: str) -> None:
         self._build = build
         self._params = params
-        self._compiled: dict[str, tuple[QuerySet[M], Any, str, tuple, dict[str, int]]] = {}
+        self._compiled: dict[str, tuple[QuerySet[M], Any, str, tuple, dict[str, list[int]]]] = {}
         self._lock = threading.Lock()
 
-    def _compile(self, alias: str) -> tuple[QuerySet[M], Any, str, tuple, dict[str, int]]:
+    def _compile(self, alias: str) -> tuple[QuerySet[M], Any, str, tuple, dict[str, list[int]]]:
         markers = {name: _MARKER_BASE - i for i, name in enumerate(self._params)}
         queryset = self._build(**markers).using(alias)
         compiler = queryset.query.get_compiler(using=alias)
@@ -55,11 +56,11 @@ class PreparedQuery(Generic[M]):
         slots = {}
         for name, marker in markers.items():
             positions = [i for i, value in enumerate(sql_params) if type(value) is int and value == marker]
-            if len(positions) != 1:
+            if not positions:
                 raise ImproperlyConfigured(
-                    f"PreparedQuery: parameter {name!r} appears {len(positions)} times among the compiled "
-                    f"parameters; it must be a plain value used exactly once.")
-            slots[name] = positions[0]
+                    f"PreparedQuery: parameter {name!r} is not among the compiled parameters; it must be a plain "
+                    f"value, not one that changes the SQL.")
+            slots[name] = positions
         return queryset, compiler, sql, tuple(sql_params), slots
 
     def __call__(self, *, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[M]:
@@ -72,8 +73,9 @@ class PreparedQuery(Generic[M]):
                 self._compiled[using] = compiled
         queryset, compiler, sql, sql_params, slots = compiled
         bound = list(sql_params)
-        for name, position in slots.items():
-            bound[position] = values[name]
+        for name, positions in slots.items():
+            for position in positions:
+                bound[position] = values[name]
         run = copy.copy(compiler)
         run.connection = connections[using]  # this thread's connection, not the one that compiled
         run.as_sql = lambda *args, **kwargs: (sql, tuple(bound))

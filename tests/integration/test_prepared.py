@@ -1,6 +1,6 @@
 """``gm.core.prepared.PreparedQuery``: a queryset compiled once per process answers as the queryset does — the same
 fields, related objects and annotations — for each call's values, in one query, on the calling thread's connection;
-a shape whose parameter is not a plain value is refused when first compiled."""
+a parameter that is not among the compiled parameters is refused when first compiled."""
 from __future__ import annotations
 
 import threading
@@ -82,19 +82,20 @@ def test_another_thread_runs_it_on_its_own_connection(running_game):
     assert used and used[0] is not connection
 
 
-@pytest.mark.parametrize("build, why", [
-    (lambda pk: Game.objects.filter(pk__in=[pk]), None),
-    (lambda pk: Game.objects.filter(pk=pk) | Game.objects.filter(master_id=pk), "2 times"),
-    (lambda pk: Game.objects.all(), "0 times"),
-])
-def test_a_parameter_that_is_not_one_plain_value_is_refused(running_game, build, why):
-    """A parameter that appears twice or not at all among the compiled parameters is refused at the first call
-    (``pk__in=[pk]`` is one plain parameter on PostgreSQL and SQLite, and is accepted)."""
-    prepared = PreparedQuery(build, "pk")
-    if why is None:
-        assert [g.pk for g in prepared(pk=running_game.pk)] == [running_game.pk]
-        return
-    with pytest.raises(ImproperlyConfigured, match=why):
+def test_a_parameter_used_twice_fills_both_places(running_game, master):
+    """A value in the outer query and in an ``OR`` (or a subquery) fills every place it appears."""
+    prepared = PreparedQuery(lambda pk: Game.objects.filter(pk=pk) | Game.objects.filter(master_id=pk), "pk")
+    assert [g.pk for g in prepared(pk=running_game.pk)] == [running_game.pk]
+    either = Game.objects.filter(pk=master.pk) | Game.objects.filter(master_id=master.pk)
+    assert [g.pk for g in prepared(pk=master.pk)] == [g.pk for g in either] != []
+    assert prepared(pk=-5) == []
+
+
+def test_a_parameter_that_changes_the_sql_is_refused(running_game):
+    """A parameter that is not among the compiled parameters (it was not used, or it changed the SQL's shape) is
+    refused at the first call."""
+    prepared = PreparedQuery(lambda pk: Game.objects.all(), "pk")
+    with pytest.raises(ImproperlyConfigured, match="not among the compiled parameters"):
         prepared(pk=running_game.pk)
 
 
@@ -102,3 +103,26 @@ def test_the_call_must_give_exactly_the_named_parameters(running_game):
     prepared = PreparedQuery(lambda pk: Game.objects.filter(pk=pk), "pk")
     with pytest.raises(TypeError, match="exactly the parameters"):
         prepared(id=running_game.pk)
+
+
+def test_a_games_seats_and_phases_for_the_game_page(running_game, signup_game, master):
+    """``page_memo``'s seats (with their users' away dates, activity rows and open replacement request) and phases
+    (with the latest resolved phase's seats, the phase's ``game_id`` in a subquery too) equal their querysets."""
+    from gm.core import page_memo, services
+    from gm.core.models import Phase
+
+    other = services.game_create(master=master, module="tally", title="Empty", options={"rounds": 3}, rng_seed=3)
+    for game in (running_game, other):
+        seats = page_memo._SEATS(game_id=game.pk)
+        expected = list(page_memo._seat_rows(game.pk))
+        assert [s.pk for s in seats] == [s.pk for s in expected]
+        for row, want in zip(seats, expected, strict=True):
+            _same(row, want)
+            assert row.open_request_id == want.open_request_id
+            assert getattr(row.user, "away", None) == getattr(want.user, "away", None)
+        phases = page_memo._PHASES(game_id=game.pk)
+        expected = list(page_memo._phase_rows(game.pk))
+        assert [p.pk for p in phases] == [p.pk for p in expected]
+        assert [p.gm_latest_seats for p in phases] == [p.gm_latest_seats for p in expected]
+        assert all(p.status == w.status and p.deadline == w.deadline for p, w in zip(phases, expected, strict=True))
+    assert Phase.objects.filter(game=running_game).exists()
