@@ -39,7 +39,8 @@ class PreparedQuery(Generic[M]):
     model instances the queryset would return; :meth:`first` returns the first of them or ``None``.
 
     Raises :class:`~django.core.exceptions.ImproperlyConfigured` on the first call if a parameter does not appear
-    among the compiled SQL's parameters (it changed the SQL's shape instead).
+    among the compiled SQL's parameters (it changed the SQL's shape instead), ``TypeError`` for other parameter names
+    and ``ValueError`` for a ``None`` value (the queryset would have compiled it to ``IS NULL``).
     """
 
     def __init__(self, build: Callable[..., QuerySet[M]], *params: str) -> None:
@@ -66,6 +67,9 @@ class PreparedQuery(Generic[M]):
     def __call__(self, *, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[M]:
         if set(values) != set(self._params):
             raise TypeError(f"PreparedQuery takes exactly the parameters {self._params}, not {tuple(values)}")
+        if any(value is None for value in values.values()):
+            # The queryset would have said ``IS NULL``; the compiled ``= %s`` with NULL would silently match nothing.
+            raise ValueError(f"PreparedQuery parameters may not be None: {values}")
         compiled = self._compiled.get(using)
         if compiled is None:
             with self._lock:

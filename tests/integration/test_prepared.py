@@ -99,10 +99,15 @@ def test_a_parameter_that_changes_the_sql_is_refused(running_game):
         prepared(pk=running_game.pk)
 
 
-def test_the_call_must_give_exactly_the_named_parameters(running_game):
+def test_the_call_must_give_exactly_the_named_parameters_and_no_none(running_game):
+    """Another parameter name is a ``TypeError``; ``None`` a ``ValueError`` (the queryset would say ``IS NULL``,
+    the compiled ``= %s`` would match nothing)."""
     prepared = PreparedQuery(lambda pk: Game.objects.filter(pk=pk), "pk")
     with pytest.raises(TypeError, match="exactly the parameters"):
         prepared(id=running_game.pk)
+    with pytest.raises(ValueError, match="may not be None"):
+        prepared(pk=None)
+    assert prepared.first(pk=running_game.pk).pk == running_game.pk
 
 
 def test_a_games_seats_and_phases_for_the_game_page(running_game, signup_game, master):
