@@ -8,11 +8,16 @@ from django.dispatch import receiver
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)
-def create_profile(sender, instance, created, **kwargs):
+def create_profile(sender, instance, created, raw=False, **kwargs):
+    """A new user's empty profile. The user row was inserted in this transaction, so no profile can refer to it
+    yet: one INSERT. A fixture being loaded (``raw``) may bring the user's profile itself, so then only if missing."""
     if created:
         from .models import Profile
 
-        Profile.objects.get_or_create(user=instance)
+        if raw:
+            Profile.objects.get_or_create(user=instance)
+        else:
+            Profile.objects.create(user=instance)
 
 
 def site_from_settings(*, using: str = DEFAULT_DB_ALIAS, apps=None, **kwargs) -> None:

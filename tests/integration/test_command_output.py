@@ -93,3 +93,20 @@ def test_gm_scenario_summary_in_the_command_language(language, expected, tmp_pat
     call_command("gm_scenario", str(tmp_path), stdout=out, stderr=StringIO())
     assert expected in out.getvalue()
     assert out.getvalue().count("PASS ") == 2  # the machine-readable lines stay as they are
+
+
+@pytest.mark.django_db
+def test_a_migration_unapplied_later_in_the_same_process_is_still_refused():
+    """``require_migrated`` remembers the applied set it found complete; a database that loses a migration
+    afterwards (here its record) is checked in full again and refused."""
+    from django.core.management.base import CommandError
+    from django.db.migrations.recorder import MigrationRecorder
+
+    from gm.core.management.base import SETUP_ERROR, require_migrated
+
+    require_migrated()
+    require_migrated()  # the remembered set
+    MigrationRecorder.Migration.objects.filter(app="core").order_by("-id")[:1].get().delete()
+    with pytest.raises(CommandError, match="run manage.py migrate first") as refused:
+        require_migrated()
+    assert refused.value.returncode == SETUP_ERROR
