@@ -9,8 +9,11 @@ gets every contract test by being registered and shipping scenario files.
 """
 from __future__ import annotations
 
+import json
+import os
 import re
 import secrets
+import tempfile
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
@@ -20,6 +23,7 @@ import pytest
 import yaml
 from django.conf import settings
 from django.urls import URLPattern, URLResolver, get_resolver
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[2]
 STAGES = ("signup", "running", "finished")
@@ -188,17 +192,53 @@ def steps_in(path: Path) -> int:
 _FINISHING: dict[str, Path] = {}
 
 
+def _shared_choices() -> Path | None:
+    """The file where this run's pytest-xdist processes share :func:`finishing_file`'s choices (``None`` outside
+    xdist): a folder of the system's temp dir named by the run's id, so no other run's choice is read."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if not run:
+        return None
+    folder = Path(tempfile.gettempdir()) / f"gm-contract-{run}"
+    folder.mkdir(exist_ok=True)
+    return folder / "finishing.json"
+
+
 def finishing_file(info: ModuleInfo, *, min_players: int = 3) -> tuple[Path, object]:
     """The first scenario file of the module (by name) with ``min_players`` players or more and at least two steps
     that ends its game with a dead seat, and the kept game. A game where nobody ever dies (Bloodwood, BW-10b) has no
-    such file: then the first file that ends its game, and :func:`_seated` marks a seat dead for that viewer kind."""
-    known = _FINISHING.get(info.slug)
+    such file: then the first file that ends its game, and :func:`_seated` marks a seat dead for that viewer kind.
+
+    Finding it may run most of the module's files (Bloodwood: all 55, seconds): the choice is remembered in this
+    process and, under pytest-xdist, shared with the run's other processes through a locked file, so one process
+    searches while the others wait for its answer."""
+    if info.slug in _FINISHING:
+        return _finish_with(info, _FINISHING[info.slug])
+    shared = _shared_choices()
+    if shared is None:
+        return _search_finishing(info, min_players=min_players)
+    with FileLock(f"{shared}.lock"):
+        known = json.loads(shared.read_text(encoding="utf-8")) if shared.exists() else {}
+        if info.slug in known:
+            _FINISHING[info.slug] = Path(known[info.slug])
+            return _finish_with(info, _FINISHING[info.slug])
+        path, game = _search_finishing(info, min_players=min_players)
+        shared.write_text(json.dumps({**known, info.slug: str(path)}), encoding="utf-8")
+        return path, game
+
+
+def _finish_with(info: ModuleInfo, path: Path) -> tuple[Path, object]:
+    game = run_scenario(path)
+    assert game.is_over, f"{info.slug}: {path.name} no longer ends its game"
+    return path, game
+
+
+def _search_finishing(info: ModuleInfo, *, min_players: int) -> tuple[Path, object]:
     deathless = None
-    for path in [known] if known else scenario_files(info):
+    for path in scenario_files(info):
         if players_in(path) < min_players or steps_in(path) < 2:
             continue
         game = run_scenario(path)
-        if game.is_over and (game.seats.filter(alive=False).exists() or path == known):
+        if game.is_over and game.seats.filter(alive=False).exists():
             _FINISHING[info.slug] = path
             return path, game
         if game.is_over and deathless is None:
