@@ -1,11 +1,17 @@
 """Shared fixtures: users (master, players, spectator), a started ``tally`` game, and a frozen clock."""
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 
 import pytest
 import time_machine
 from django.contrib.auth.models import Permission
+
+# The Celery workers the tests start (and the processes they start in turn) skip Django's system checks at start-up,
+# Celery's own switch: each of the suite's ~40 worker starts ran all of them again for the same settings (about 2 %
+# of the suite's CPU). tests/integration/test_deploy_check.py runs every check, deploy checks included.
+os.environ.setdefault("CELERY_SKIP_CHECKS", "1")
 
 
 @pytest.fixture
@@ -104,20 +110,29 @@ def pytest_runtest_teardown(item, nextitem):
             importlib.import_module("cards.migrations.0002_load_collection").load(apps, None)
 
 
-#: Test files that take minutes (page walks over every route as every viewer, bots against real servers, the
-#: benchmark): collected first, so that pytest-xdist's ``--dist loadfile`` hands them out at the start and the
-#: short files fill the gaps, instead of one of them starting last and running alone.
+#: The test files that take longest (page walks over every route as every viewer, browsers, bots and real workers,
+#: the benchmark), longest first, as a fresh-clone ``.ci/run`` measured them (its junit.xml, seconds per file):
+#: collected first, so that pytest-xdist's ``--dist loadfile`` hands them out at the start and the short files fill
+#: the gaps, instead of one of them starting last and running alone.
 LONG_FILES = (
-    "tests/integration/test_leak_audit.py",
-    "tests/integration/test_anonymity.py",
-    "tests/browser/test_axe.py",
-    "tests/integration/test_playtest.py",
-    "tests/integration/test_bench.py",
-    "tests/integration/test_page_languages.py",
-    "tests/integration/test_graveyard.py",
-    "gm/modules/blood_vengeance/tests/test_playtest.py",
-    "tests/integration/test_playtest_onuw.py",
-    "tests/contract/test_contract_visibility.py",
+    "tests/integration/test_leak_audit.py",  # 159 s
+    "tests/browser/test_game_page.py",  # 105 s
+    "tests/browser/test_axe.py",  # 79 s
+    "tests/contract/test_contract_visibility.py",  # 65 s
+    "tests/browser/test_fm_game.py",  # 64 s
+    "tests/integration/test_playtest_faults.py",  # 64 s
+    "tests/integration/test_anonymity.py",  # 62 s
+    "tests/contract/test_contract_narrow.py",  # 61 s
+    "tests/integration/test_bench.py",  # 55 s
+    "tests/browser/test_player_pages.py",  # 53 s
+    "tests/integration/test_scenario_runner.py",  # 49 s
+    "gm/modules/forum_mafia/tests/test_setup.py",  # 46 s
+    "tests/integration/test_playtest.py",  # 42 s
+    "tests/integration/test_worker.py",  # 38 s
+    "gm/modules/blood_vengeance/tests/test_playtest.py",  # 31 s
+    "tests/browser/test_axe_modules.py",  # 31 s
+    "tests/integration/test_redis_outage.py",  # 30 s
+    "tests/contract/test_contract_languages.py",  # 27 s
 )
 
 
