@@ -4,6 +4,7 @@ from __future__ import annotations
 import zoneinfo
 
 from django.conf import settings
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -49,3 +50,21 @@ class Profile(models.Model):
     @property
     def name(self) -> str:
         return self.display_name or self.user.get_username()
+
+
+class Session(AbstractBaseSession):
+    """Django's database session (``accounts.sessions``) with the id of its logged-in user, kept from the session's
+    data each time it is saved. A request then reads its session and its user in one statement, and deleting a user
+    ends all his sessions."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="+", db_index=True)
+
+    class Meta(AbstractBaseSession.Meta):
+        db_table = "accounts_session"
+
+    @classmethod
+    def get_session_store_class(cls):
+        from .sessions import SessionStore
+
+        return SessionStore
