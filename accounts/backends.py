@@ -28,8 +28,8 @@ def user_columns() -> tuple[str, str, list[str], list[str], list]:
     ``select`` lists the user's columns, his profile's (LEFT JOIN: a user without one gets ``None``), then
     ``gm_can_host`` and ``gm_unread``, and takes :func:`select_params` (in that order, before any other parameter);
     ``joins`` is the profile's LEFT JOIN, to follow ``FROM`` the user table (``auth_user`` unless swapped).
-    ``converters``: ``(column index, field, [from_db_value…])`` for the columns whose field converts what the
-    database returns (as the ORM's compiler would).
+    ``converters``: ``(column index, field, [converter…])`` for the columns whose value the database backend or
+    the field converts (as the ORM's compiler would).
 
     ``gm_can_host`` says what ``User.objects.with_perm("core.host_game")`` says — superuser, or the permission held
     directly or through a group — with the permission's content type id and codename as parameters (twice), so
@@ -62,7 +62,11 @@ def user_columns() -> tuple[str, str, list[str], list[str], list]:
     select = f"{', '.join(columns)}, {can_host}, {unread}"
     joins = f"LEFT OUTER JOIN {pt} ON {pt}.{q(Profile._meta.get_field('user').column)} = {me}"
     fields = [*user_fields, *profile_fields]
-    converters = [(i, f, convs) for i, f in enumerate(fields) if (convs := f.get_db_converters(connection))]
+    # The backend's converters first, then the field's, as the ORM's compiler applies them (SQLite's turn its
+    # datetime text into aware datetimes; PostgreSQL's driver returns them ready).
+    converters = [(i, f, convs) for i, f in enumerate(fields)
+                  if (convs := [*connection.ops.get_db_converters(f.cached_col),
+                                *f.cached_col.get_db_converters(connection)])]
     return select, joins, [f.attname for f in user_fields], [f.attname for f in profile_fields], converters
 
 
