@@ -119,3 +119,26 @@ def test_the_migration_carries_live_sessions_over_with_their_user(make_user):
     client = client_for(None)
     client.cookies["sessionid"] = keys["olga"]
     assert "olga" in _name_on(client.get(PAGE))
+
+
+def test_a_user_read_with_a_session_is_taken_once_and_forgotten_when_a_request_starts(make_user):
+    """The user the session store read is handed to the backend once; a new request starts without it, so a row read
+    in an earlier request is never taken for a later one."""
+    from django.core.signals import request_started
+    from django.db import close_old_connections
+
+    from accounts import backends
+
+    olga = make_user("olga")
+    stale = type(olga)(pk=olga.pk, username="stale-copy", is_active=True)
+    backend = backends.ModelBackend()
+    backends.remember_loaded(olga.pk, stale)
+    assert backend.get_user(olga.pk) is stale
+    assert backend.get_user(olga.pk).username == "olga"  # taken once: read again
+    backends.remember_loaded(olga.pk, stale)
+    request_started.disconnect(close_old_connections)  # as Django's test client does: keep the test's transaction
+    try:
+        request_started.send(sender=None)
+    finally:
+        request_started.connect(close_old_connections)
+    assert backend.get_user(olga.pk).username == "olga"
