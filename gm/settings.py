@@ -360,6 +360,10 @@ CELERY_BEAT_SCHEDULE.update({
                                    "schedule": GM_TAKEOVER_INTERVAL},
     "gm-fairplay-purge": {"task": "gm.fairplay.tasks.fairplay_purge_task", "schedule": GM_FAIRPLAY_PURGE_INTERVAL},
 })
+# Expired sessions are deleted every GM_SESSION_PURGE_INTERVAL s (what ``manage.py clearsessions`` does by hand).
+GM_SESSION_PURGE_INTERVAL = env.float("GM_SESSION_PURGE_INTERVAL", default=86400.0)
+CELERY_BEAT_SCHEDULE["gm-sessions-purge"] = {"task": "accounts.tasks.sessions_purge_task",
+                                             "schedule": GM_SESSION_PURGE_INTERVAL}
 
 # Operations: /health/ fails when a live phase is this many minutes past its deadline; the Celery ping needs a
 # broker that broadcasts (not kombu's filesystem transport). /metrics answers the loopback address or a request

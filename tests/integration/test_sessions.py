@@ -142,3 +142,25 @@ def test_a_user_read_with_a_session_is_taken_once_and_forgotten_when_a_request_s
     finally:
         request_started.connect(close_old_connections)
     assert backend.get_user(olga.pk).username == "olga"
+
+
+def test_beat_purges_expired_sessions_daily(make_user, settings):
+    """Expired sessions are deleted on beat's schedule (``accounts.tasks.sessions_purge_task``, once a day by
+    default); live ones stay."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.tasks import sessions_purge_task
+
+    olga = make_user("olga")
+    client_for(olga)
+    Session.objects.create(session_key="x" * 32, session_data="", expire_date=timezone.now() - timedelta(days=1))
+    assert sessions_purge_task() == 1
+    assert list(Session.objects.values_list("user_id", flat=True)) == [olga.pk]
+    entry = settings.CELERY_BEAT_SCHEDULE["gm-sessions-purge"]
+    assert entry == {"task": "accounts.tasks.sessions_purge_task", "schedule": 86400.0}
+    from gm.celery import app
+
+    app.loader.import_default_modules()
+    assert "accounts.tasks.sessions_purge_task" in app.tasks
