@@ -37,9 +37,9 @@ class SessionStore(db.SessionStore):
         return obj
 
     def _get_session_from_db(self):
-        """The live session row of ``self.session_key`` (only ``session_data`` is read), or ``None`` — and then the
-        key is forgotten, as Django's store does, so a new session gets a new key. The row's user is handed to the
-        authentication backend (``backends.remember_loaded``)."""
+        """The live session row of ``self.session_key`` (with only ``session_data`` set), or ``None`` — and then the
+        key is forgotten, as Django's store does, so a new session gets a new key. The user read with the row is
+        handed to the authentication backend (``backends.remember_loaded``)."""
         model = self.model
         alias = router.db_for_read(model)
         with connections[alias].cursor() as cursor:
