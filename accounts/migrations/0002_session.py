@@ -6,6 +6,7 @@ from django.db import migrations, models
 def copy_live_sessions(apps, schema_editor):
     """Carry the live sessions of ``django_session`` over, each with the id of the user its data logs in, so nobody
     is logged out by the move (a row whose data no longer decodes, or whose user is gone, stays behind)."""
+    from django.contrib.auth import SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
     from django.utils import timezone
 
@@ -19,7 +20,7 @@ def copy_live_sessions(apps, schema_editor):
     for old in Old.objects.using(alias).filter(expire_date__gt=timezone.now()).iterator():
         data = decoder.decode(old.session_data)  # {} when the data does not decode
         try:
-            user_id = int(data["_auth_user_id"])
+            user_id = int(data[SESSION_KEY])
         except (KeyError, TypeError, ValueError):
             user_id = None
         if user_id is not None and user_id not in users:

@@ -117,7 +117,7 @@ def test_a_games_seats_and_phases_for_the_game_page(running_game, signup_game, m
     from gm.core.models import Phase
 
     other = services.game_create(master=master, module="tally", title="Empty", options={"rounds": 3}, rng_seed=3)
-    for game in (running_game, other):
+    for game in (running_game, signup_game, other):  # phases and seats; seats only; neither
         seats = page_memo._SEATS(game_id=game.pk)
         expected = list(page_memo._seat_rows(game.pk))
         assert [s.pk for s in seats] == [s.pk for s in expected]
