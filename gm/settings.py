@@ -364,6 +364,15 @@ CELERY_BEAT_SCHEDULE.update({
 GM_SESSION_PURGE_INTERVAL = env.float("GM_SESSION_PURGE_INTERVAL", default=86400.0)
 CELERY_BEAT_SCHEDULE["gm-sessions-purge"] = {"task": "accounts.tasks.sessions_purge_task",
                                              "schedule": GM_SESSION_PURGE_INTERVAL}
+# Rendered game pages (gm.core.page_cache) are kept per viewer until anything the page shows changes (the game's
+# stamp, gm.core.page_stamps) and for at most GM_PAGE_CACHE_SECONDS (what the page says about the clock: deadlines,
+# away badges); 0 turns the cache off. Stamp rows older than GM_PAGE_STAMP_KEEP s (but each game's newest) are
+# pruned every GM_PAGE_STAMP_PRUNE_INTERVAL s.
+GM_PAGE_CACHE_SECONDS = env.int("GM_PAGE_CACHE_SECONDS", default=30)
+GM_PAGE_STAMP_KEEP = env.float("GM_PAGE_STAMP_KEEP", default=3600.0)
+GM_PAGE_STAMP_PRUNE_INTERVAL = env.float("GM_PAGE_STAMP_PRUNE_INTERVAL", default=600.0)
+CELERY_BEAT_SCHEDULE["gm-page-stamps-prune"] = {"task": "gm.core.tasks.page_stamps_prune_task",
+                                                "schedule": GM_PAGE_STAMP_PRUNE_INTERVAL}
 
 # Operations: /health/ fails when a live phase is this many minutes past its deadline; the Celery ping needs a
 # broker that broadcasts (not kombu's filesystem transport). /metrics answers the loopback address or a request

@@ -13,3 +13,9 @@ class CoreConfig(AppConfig):
         from . import registry, tasks  # noqa: F401 - tasks: the services find the core's tasks by name
 
         registry.load(settings.GM_MODULES + settings.GM_EXTRA_MODULES)
+
+        from django.db.models.signals import post_migrate
+
+        from .page_stamps import install_on_migrate
+
+        post_migrate.connect(install_on_migrate, sender=self, dispatch_uid="gm_page_stamps")

@@ -441,3 +441,4 @@ from .models_life import (  # noqa: E402,F401 - registered with the core app (is
     Tenure,
     Volunteer,
 )
+from .stamp_models import PageStamp  # noqa: E402,F401 - the game pages' stamps (issue 25, gm.core.page_stamps)

@@ -76,3 +76,12 @@ def comaster_takeover_sweep_task() -> dict:
 
     report = takeover_sweep()
     return {"offered": report.offered, "closed": report.closed}
+
+
+@shared_task(name="gm.core.tasks.page_stamps_prune_task", ignore_result=True)
+def page_stamps_prune_task() -> int:
+    """Prune the game pages' stamp rows (``page_stamps.prune``: older than ``GM_PAGE_STAMP_KEEP`` s but each game's
+    newest, and those of deleted games) every ``GM_PAGE_STAMP_PRUNE_INTERVAL`` s; returns how many went."""
+    from .page_stamps import prune
+
+    return prune()

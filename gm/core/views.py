@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from . import life, life_views, markup, page_memo, services, spectator, visibility, web
+from . import life, life_views, markup, page_cache, page_memo, services, spectator, visibility, web
 from . import messages as core_messages
 from .console import console_context
 from .forms import (
@@ -95,9 +95,19 @@ def game_create(request):
 def game_detail(request, pk: int):
     """The game page: seats, the open phase and its deadline, the viewer's controls, the visible log, the
     thread (``?page=N``, the last page by default; ``?quote=<post id>`` fills the reply box with that post quoted),
-    and for the master the console (overdue flag, interventions, audit log)."""
-    with page_memo.reading():  # the page writes nothing: its panels share one load of the seats and phases
-        response = _game_page(request, pk)
+    and for the master the console (overdue flag, interventions, audit log). A rendering is kept per viewer
+    until anything it shows changes (``page_cache``: the game's stamp, the viewer, the clock's bucket)."""
+    game = _game_for(request, pk)
+    key = page_cache.page_key(request, game, session_keys=(_draft_key(game), _preview_key(game)))
+    entry = page_cache.kept(key)
+    if entry is not None:
+        response = page_cache.response_of(entry)
+        if entry.spectator:
+            request.gm_spectator_of = game.pk
+    else:
+        with page_memo.reading():  # the page writes nothing: its panels share one load of the seats and phases
+            response = _game_page(request, game)
+        page_cache.keep(key, response, spectator=getattr(request, "gm_spectator_of", None) is not None)
     if getattr(request, "gm_spectator_of", None) is not None:  # after the read-only block: apps may write
         from .signals import spectator_seen
 
@@ -105,8 +115,7 @@ def game_detail(request, pk: int):
     return response
 
 
-def _game_page(request, pk: int):
-    game = _game_for(request, pk)
+def _game_page(request, game: Game):
     viewer = visibility.viewer_for(request.user, game)
     if viewer.kind == visibility.SPECTATOR:
         request.gm_spectator_of = game.pk

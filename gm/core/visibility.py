@@ -128,11 +128,15 @@ def _game_page_row(pk: int) -> QuerySet[Game]:
     from django.db.models import Exists, OuterRef
 
     from .models import CoMaster, TakeoverOffer
+    from .page_stamps import stamp_subqueries
 
+    # The game's page stamp comes along too: a kept rendering of the page is served when it has not moved
+    # (gm.core.page_cache).
     return (Game.objects.select_related("master__profile", "life")
             .annotate(gm_has_comasters=Exists(CoMaster.objects.filter(game=OuterRef("pk"))),
                       gm_has_open_offer=Exists(TakeoverOffer.objects.filter(game=OuterRef("pk"),
-                                                                            closed_at__isnull=True)))
+                                                                            closed_at__isnull=True)),
+                      **stamp_subqueries())
             .filter(pk=pk)[:1])
 
 
