@@ -88,13 +88,13 @@ def game_ids_sql(model, rows: str) -> str | None:
         return None
     game, seat, comaster = _game_model(), apps.get_model("core", "Seat"), apps.get_model("core", "CoMaster")
     unfinished = ", ".join(f"'{status}'" for status in _FINISHED)
-    gt = q(game._meta.db_table)
-    return (f"SELECT s.{q('game_id')} FROM {rows} r JOIN {q(seat._meta.db_table)} s ON s.{q('user_id')} = r.{q(user_column)}"
+    gt, st, who = q(game._meta.db_table), q(seat._meta.db_table), q(user_column)
+    return (f"SELECT s.{q('game_id')} FROM {rows} r JOIN {st} s ON s.{q('user_id')} = r.{who}"
             f" JOIN {gt} g ON g.{q('id')} = s.{q('game_id')} AND g.{q('status')} NOT IN ({unfinished})"
-            f" UNION SELECT g.{q('id')} FROM {rows} r JOIN {gt} g ON g.{q('master_id')} = r.{q(user_column)}"
+            f" UNION SELECT g.{q('id')} FROM {rows} r JOIN {gt} g ON g.{q('master_id')} = r.{who}"
             f" AND g.{q('status')} NOT IN ({unfinished})"
             f" UNION SELECT c.{q('game_id')} FROM {rows} r JOIN {q(comaster._meta.db_table)} c"
-            f" ON c.{q('user_id')} = r.{q(user_column)}")
+            f" ON c.{q('user_id')} = r.{who}")
 
 
 def stamped_models() -> list:
