@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from itertools import combinations
 
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 
 from gm.core.services import Clock
@@ -27,6 +28,8 @@ from gm.core.services import Clock
 from .models import LoginSignal, Spectator
 
 DEVICE_COOKIE = "gm_device"
+#: How often a spectator's look at a game is written down (``record_spectator``).
+SEEN_EVERY = timedelta(hours=1)
 #: The device cookie lives two years; what the site keeps of it is purged after the retention time.
 DEVICE_COOKIE_AGE = 2 * 365 * 86400
 IP = "ip"
@@ -65,11 +68,20 @@ def record_login(*, user, ip: str, device_id: str, clock: Clock = timezone.now) 
 
 
 def record_spectator(*, game_id: int, user, clock: Clock = timezone.now) -> None:
-    """Remember that ``user`` read game ``game_id``'s page without a seat (at most one write an hour per game)."""
+    """Remember that ``user`` read game ``game_id``'s page without a seat (at most one write an hour per game:
+    ``SEEN_EVERY``)."""
     now = clock()
-    if Spectator.objects.filter(game_id=game_id, user=user, seen_at__gte=now - timedelta(hours=1)).exists():
+    # Whether he was seen within the hour is also kept in the cache until that hour ends, so his next looks (a
+    # page he reloads, a kept page served at 2 queries) do not ask the database again.
+    key = f"gm:fairplay:seen:{game_id}:{user.pk}"
+    seen = cache.get(key)
+    if seen is not None and seen >= now - SEEN_EVERY:
         return
-    Spectator.objects.update_or_create(game_id=game_id, user=user, defaults={"seen_at": now})
+    seen = Spectator.objects.filter(game_id=game_id, user=user).values_list("seen_at", flat=True).first()
+    if seen is None or seen < now - SEEN_EVERY:
+        Spectator.objects.update_or_create(game_id=game_id, user=user, defaults={"seen_at": now})
+        seen = now
+    cache.set(key, seen, timeout=max(1, int((seen + SEEN_EVERY - now).total_seconds())))
 
 
 def game_flags(viewer, *, clock: Clock = timezone.now) -> list[dict]:

@@ -19,6 +19,13 @@ from gm.modules.forum_mafia.bench import figures, floors
 MAX_QUERIES = 15
 
 
+@pytest.fixture(autouse=True)
+def _render_every_time(settings):
+    """The counts here are the rendering's: a kept game page (``gm.core.page_cache``, 2 queries) would answer the
+    second request and hide them. Kept pages are counted in ``test_page_cache.py``."""
+    settings.GM_PAGE_CACHE_SECONDS = 0
+
+
 def _queries(user, url: str, **headers) -> int:
     """The number of queries of the second GET of ``url`` as ``user`` (``None``: anonymous); the first warms the
     caches a real visitor's earlier pages would have warmed (the session, translations)."""

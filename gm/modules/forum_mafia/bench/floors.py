@@ -381,14 +381,20 @@ def bare_view(request):
     return HttpResponse(f"ok {request.user.pk}", content_type="text/plain")
 
 
-def _page_probes(games: dict[str, tuple[Any, dict]], floor_user) -> tuple[dict, dict]:
+def _page_probes(games: dict[str, tuple[Any, dict]], floor_user, *, cold: bool = False) -> tuple[dict, dict]:
     """Probes for :func:`interleave`: ``floor`` (the bare view) and ``<game>:<viewer>`` for every game and viewer;
-    and name → the query count of its last request (filled as the probes run)."""
+    and name → the query count of its last request (filled as the probes run). ``cold``: before each request
+    (untimed) the game's page stamp moves, as when someone else has just written in it, so the page is rendered
+    rather than served kept (``gm.core.page_cache``)."""
+    from gm.core.bench import move_stamp
+
     floor_client = _client(floor_user)
     queries: dict[str, int] = {}
 
-    def probe(name: str, client, url: str) -> Callable[[int], float]:
+    def probe(name: str, client, url: str, game_id: int | None = None) -> Callable[[int], float]:
         def run(i: int) -> float:
+            if game_id is not None:
+                move_stamp(game_id)
             elapsed, count = _get(client, url)
             queries[name] = count
             return elapsed
@@ -397,13 +403,15 @@ def _page_probes(games: dict[str, tuple[Any, dict]], floor_user) -> tuple[dict, 
     probes = {"floor": probe("floor", floor_client, BARE_URL)}
     for key, (game, viewers) in games.items():
         for viewer, user in viewers.items():
-            probes[f"{key}:{viewer}"] = probe(f"{key}:{viewer}", _client(user), game.get_absolute_url())
+            probes[f"{key}:{viewer}"] = probe(f"{key}:{viewer}", _client(user), game.get_absolute_url(),
+                                              game.pk if cold else None)
     return probes, queries
 
 
-def _measure_pages(games: dict[str, tuple[Any, dict]], floor_user, runs: int) -> tuple[dict, dict]:
+def _measure_pages(games: dict[str, tuple[Any, dict]], floor_user, runs: int, *,
+                   cold: bool = False) -> tuple[dict, dict]:
     with override_settings(ROOT_URLCONF="gm.modules.forum_mafia.bench.urls"):
-        probes, queries = _page_probes(games, floor_user)
+        probes, queries = _page_probes(games, floor_user, cold=cold)
         for run in probes.values():  # warm-up: templates, translations, the first request's imports
             run(0)
         samples = interleave(runs, probes)
@@ -416,7 +424,8 @@ def page_growth(people, *, runs: int, posts: Sequence[int] = (100, 1000, 10000),
     phases (with ``posts[0]`` posts), rooms — interleaved with the bare view. Keys: ``page_floor_ms``,
     ``page_growth_10000_over_100``, ``page_growth_60_over_10_phases``, ``page_growth_40_over_0_rooms`` (the worst
     viewer's largest size's median over its smallest's), ``page_queries_max`` and ``page_queries_equal`` (1 when
-    every viewer's query count is the same at every size)."""
+    every viewer's query count is the same at every size). Every request is rendered (``cold``: the game's stamp
+    moves before it): the growth is the rendering's; a kept page costs the same at every size."""
     games: dict[str, tuple[Any, dict]] = {}
     base = page_game(people, phases=phases[0], posts=posts[0])
     games[f"posts{posts[0]}"] = base
@@ -426,7 +435,7 @@ def page_growth(people, *, runs: int, posts: Sequence[int] = (100, 1000, 10000),
         games[f"phases{n}"] = page_game(people, phases=n, posts=posts[0])
     for n in rooms[1:]:
         games[f"rooms{n}"] = page_game(people, phases=phases[0], posts=posts[0], rooms=n)
-    medians, queries = _measure_pages(games, people.users(1)[0], runs)
+    medians, queries = _measure_pages(games, people.users(1)[0], runs, cold=True)
     viewers = list(base[1])
 
     def growth(large: str) -> float:
@@ -450,13 +459,19 @@ def page_growth(people, *, runs: int, posts: Sequence[int] = (100, 1000, 10000),
 def big_page(people, *, runs: int, phases: int = 60, posts: int = 2000, private: int = 300,
              rooms: int = 40) -> dict[str, float]:
     """The game page of a big game (16 seats, ``phases`` phases, ``posts`` posts of which ``private`` private
-    messages, ``rooms`` chat rooms) per viewer, interleaved with the bare view: ``game_page_big_ms_<viewer>``,
-    ``game_page_big_queries_<viewer>``, ``game_page_big_floor_ratio_<viewer>`` and ``page_big_floor_ms``."""
+    messages, ``rooms`` chat rooms) per viewer, interleaved with the bare view, twice: as the viewer gets it
+    again while nothing in the game changed (the kept page, ``gm.core.page_cache``): ``game_page_big_ms_<viewer>``,
+    ``game_page_big_queries_<viewer>``, ``game_page_big_floor_ratio_<viewer>`` against ``page_big_floor_ms``; and
+    right after someone else wrote in the game (rendered): ``game_page_big_cold_ms_<viewer>``,
+    ``game_page_big_cold_queries_<viewer>``, ``game_page_big_cold_floor_ratio_<viewer>`` against
+    ``page_big_cold_floor_ms``."""
     game = page_game(people, phases=phases, posts=posts, private=private, rooms=rooms)
-    medians, queries = _measure_pages({"big": game}, people.users(1)[0], runs)
-    out = {"page_big_floor_ms": medians["floor"]}
-    for viewer in game[1]:
-        out[f"game_page_big_ms_{viewer}"] = medians[f"big:{viewer}"]
-        out[f"game_page_big_queries_{viewer}"] = queries[f"big:{viewer}"]
-        out[f"game_page_big_floor_ratio_{viewer}"] = medians[f"big:{viewer}"] / medians["floor"]
+    out = {}
+    for cold, tag in ((False, ""), (True, "cold_")):
+        medians, queries = _measure_pages({"big": game}, people.users(1)[0], runs, cold=cold)
+        out[f"page_big_{tag}floor_ms"] = medians["floor"]
+        for viewer in game[1]:
+            out[f"game_page_big_{tag}ms_{viewer}"] = medians[f"big:{viewer}"]
+            out[f"game_page_big_{tag}queries_{viewer}"] = queries[f"big:{viewer}"]
+            out[f"game_page_big_{tag}floor_ratio_{viewer}"] = medians[f"big:{viewer}"] / medians["floor"]
     return out
