@@ -369,8 +369,8 @@ CELERY_BEAT_SCHEDULE["gm-sessions-purge"] = {"task": "accounts.tasks.sessions_pu
 # away badges); 0 turns the cache off. Stamp rows older than GM_PAGE_STAMP_KEEP s (but each game's newest) are
 # pruned every GM_PAGE_STAMP_PRUNE_INTERVAL s.
 GM_PAGE_CACHE_SECONDS = env.int("GM_PAGE_CACHE_SECONDS", default=30)
-GM_PAGE_STAMP_KEEP = env.float("GM_PAGE_STAMP_KEEP", default=3600.0)
-GM_PAGE_STAMP_PRUNE_INTERVAL = env.float("GM_PAGE_STAMP_PRUNE_INTERVAL", default=600.0)
+GM_PAGE_STAMP_KEEP = env.float("GM_PAGE_STAMP_KEEP", default=600.0)
+GM_PAGE_STAMP_PRUNE_INTERVAL = env.float("GM_PAGE_STAMP_PRUNE_INTERVAL", default=300.0)
 CELERY_BEAT_SCHEDULE["gm-page-stamps-prune"] = {"task": "gm.core.tasks.page_stamps_prune_task",
                                                 "schedule": GM_PAGE_STAMP_PRUNE_INTERVAL}
 

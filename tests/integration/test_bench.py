@@ -36,7 +36,9 @@ KEYS = [
 FLOOR_KEYS = [
     "pg_floor_ms", "resolution_16p_floor_ratio", "resolution_growth_40_over_8", "page_floor_ms",
     "page_growth_10000_over_100", "page_queries_max", "page_queries_equal",
-    *(f"game_page_big_{what}_{viewer}" for what in ("ms", "queries", "floor_ratio")
+    "page_big_floor_ms", "page_big_cold_floor_ms",
+    *(f"game_page_big_{what}_{viewer}" for what in ("ms", "queries", "floor_ratio", "cold_ms", "cold_queries",
+                                                      "cold_floor_ratio")
       for viewer in ("player", "master", "spectator")),
     *(f"{what}_{slug}" for what in ("resolution_ms_median", "resolution_floor_ratio", "pg_floor_ms")
       for slug in ("forum_mafia", "onuw", "blood_vengeance", "bloodwood", "october_night")),
@@ -70,7 +72,9 @@ def test_gm_bench_quick_prints_every_figure_as_a_number():
     assert out["game_page_queries_player"] > 0 and out["resolution_16p_queries"] > 0
     # Issue 25: the game page's query count is the same at every size (posts, phases, rooms) and within 15.
     assert out["page_queries_equal"] == 1 and out["page_queries_max"] <= 15, out
-    assert max(out[f"game_page_big_queries_{v}"] for v in ("player", "master", "spectator")) <= 15, out
+    assert max(out[f"game_page_big_cold_queries_{v}"] for v in ("player", "master", "spectator")) <= 15, out
+    # A kept page (gm.core.page_cache) is the session with its user and the game with its stamp.
+    assert all(out[f"game_page_big_queries_{v}"] == 2 for v in ("player", "master", "spectator")), out
     # Part by part on stderr: read in order, the lines give the final object (a later line may replace a figure).
     lines = [json.loads(line.removeprefix("gm_bench: figures ")) for line in done.stderr.splitlines()
              if line.startswith("gm_bench: figures ")]

@@ -43,6 +43,13 @@ def _client(user) -> Client:
     return client
 
 
+@pytest.fixture(autouse=True)
+def _one_bucket(settings):
+    """A day-long clock bucket: two requests a few milliseconds apart never straddle one (the bucket's own test
+    sets its length)."""
+    settings.GM_PAGE_CACHE_SECONDS = 86400
+
+
 def _get(client, url: str):
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
