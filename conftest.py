@@ -86,6 +86,20 @@ def card_collection(db):
         importlib.import_module("cards.migrations.0002_load_collection").load(apps, None)
 
 
+#: Set on an item whose setup was skipped (a PostgreSQL-only test on SQLite): it touched no database, which may not
+#: even exist yet in this process.
+_SKIPPED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Remember a test skipped at setup, for :func:`pytest_runtest_teardown`."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "setup" and report.skipped:
+        item.stash[_SKIPPED] = True
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item, nextitem):
     """After a transactional test's flush (which empties the tables, data migrations included: a browser test, a
@@ -96,7 +110,7 @@ def pytest_runtest_teardown(item, nextitem):
     yield
     uses_db = item.get_closest_marker("django_db") is not None or {"transactional_db", "live_server"} & set(
         getattr(item, "fixturenames", ()))
-    if nextitem is None or not uses_db:
+    if nextitem is None or not uses_db or item.stash.get(_SKIPPED, False):
         return
     import importlib
 
