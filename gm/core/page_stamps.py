@@ -110,21 +110,21 @@ def stamped_models() -> list:
     return sorted(found, key=lambda m: m._meta.db_table)
 
 
-def _names(table: str) -> tuple[str, str]:
+def _function_name(table: str) -> str:
     """The trigger function's name for ``table`` (PostgreSQL identifiers: at most 63 bytes)."""
     name = f"{_PREFIX}_{table}"
     if len(name) > 63:
         name = f"{name[:50]}_{hashlib.sha1(table.encode()).hexdigest()[:12]}"
-    return name, table
+    return name
 
 
-def _statements() -> list[str]:
+def _statements(models: list) -> list[str]:
     q = connections[DEFAULT_DB_ALIAS].ops.quote_name
     stamp_table = q(apps.get_model("core", "PageStamp")._meta.db_table)
     out = []
-    for model in stamped_models():
+    for model in models:
         table = model._meta.db_table
-        function, _ = _names(table)
+        function = _function_name(table)
 
         def insert(source: str) -> str:
             return (f"INSERT INTO {stamp_table} ({q('game_id')}) SELECT DISTINCT g FROM ({source}) s(g)"
@@ -152,6 +152,14 @@ def _version(statements: list[str]) -> str:
     return hashlib.sha256("\n".join(statements).encode()).hexdigest()[:32]
 
 
+def _installed_version(connection) -> str | None:
+    """The digest of the trigger set last installed on ``connection``'s database (the stamp table's comment)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT obj_description(%s::regclass, 'pg_class')",
+                       [apps.get_model("core", "PageStamp")._meta.db_table])
+        return cursor.fetchone()[0]
+
+
 def install(*, using: str = DEFAULT_DB_ALIAS) -> int:
     """Create or replace the stamp triggers on every table of :func:`stamped_models` (PostgreSQL only; a no-op
     elsewhere). Idempotent, and cheap when nothing changed: the set's digest is kept as the comment of the stamp
@@ -161,17 +169,17 @@ def install(*, using: str = DEFAULT_DB_ALIAS) -> int:
     _installed.pop(using, None)
     if connection.vendor != "postgresql":
         return 0
-    statements = _statements()
+    models = stamped_models()
+    statements = _statements(models)
     version = _version(statements)
+    if _installed_version(connection) == version:
+        return 0
     table = apps.get_model("core", "PageStamp")._meta.db_table
     with connection.cursor() as cursor:
-        cursor.execute("SELECT obj_description(%s::regclass, 'pg_class')", [table])
-        if cursor.fetchone()[0] == version:
-            return 0
         for statement in statements:
             cursor.execute(statement)
         cursor.execute(f"COMMENT ON TABLE {connection.ops.quote_name(table)} IS %s", [version])
-    return len(stamped_models())
+    return len(models)
 
 
 def install_on_migrate(sender, using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
@@ -187,10 +195,7 @@ def active(*, using: str = DEFAULT_DB_ALIAS) -> bool:
         if connection.vendor != "postgresql":
             _installed[using] = False
         else:
-            table = apps.get_model("core", "PageStamp")._meta.db_table
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT obj_description(%s::regclass, 'pg_class')", [table])
-                _installed[using] = cursor.fetchone()[0] == _version(_statements())
+            _installed[using] = _installed_version(connection) == _version(_statements(stamped_models()))
     return _installed[using]
 
 
