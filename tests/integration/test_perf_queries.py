@@ -152,3 +152,44 @@ def test_inbox_query_count_does_not_grow_with_notifications(card_collection):
         counts[total] = _queries(user, "/inbox/")
     assert counts[3] == counts[40], counts
     assert counts[40] <= MAX_QUERIES, counts
+
+
+#: An order over the API (issue 25 goal 5): the session and its user, the read-only co-master wall, the game, the
+#: phase the body names, then in the transaction the phase row lock (with its game and options), the seats with
+#: their latest order versions and the insert — nine statements with the transaction's two.
+ORDER_QUERIES = 9
+
+
+@pytest.mark.django_db
+def test_order_submit_query_count_does_not_grow_with_the_table(card_collection):
+    """FM-5.6 orders under a crowd: a player's Night order POSTed to the API costs as many statements at 6 players
+    as at 16, a second version as many as the first, and no more than :data:`ORDER_QUERIES` — no query per seat,
+    none to ask whether a player masters the game (the flood limit asks only past its limit), none for the next
+    version number (read with the seats)."""
+    import json
+
+    from gm.core.models import Order
+    from gm.modules.forum_mafia.bench import table
+
+    people = figures.People()
+    counts = {}
+    for players in (6, 16):
+        users = people.users(players)
+        with figures.no_publish():
+            game, night = table.db_night(people.master, users, title=f"orders {players}")
+        seat = game.seats.order_by("position").first()
+        payload = table.orders([s.pk for s in game.seats.order_by("position")])[seat.pk]
+        client = Client(HTTP_HOST="localhost")
+        client.force_login(seat.user)
+        url = f"/api/games/{game.pk}/orders/"
+        body = json.dumps({"phase": night.pk, "payload": payload})
+        assert client.post(url, body, content_type="application/json").status_code == 201  # warms the session
+        with CaptureQueriesContext(connection) as ctx:
+            response = client.post(url, body, content_type="application/json")
+        assert response.status_code == 201, response.content
+        assert response.json()["version"] == 2
+        assert list(Order.objects.filter(phase=night, seat=seat).values_list("version", flat=True)
+                    .order_by("version")) == [1, 2]
+        counts[players] = len(ctx.captured_queries)
+    assert counts[6] == counts[16], counts
+    assert counts[16] <= ORDER_QUERIES, [q["sql"][:120] for q in ctx.captured_queries]

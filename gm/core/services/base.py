@@ -221,31 +221,62 @@ class LogRow(NamedTuple):
     created_at: datetime
 
 
-def log_write(entries: Sequence[LogEntry | LogRow]) -> None:
-    """Insert ``entries`` (unsaved, in order: their ids follow it) whatever their number.
+_LOG_COLUMNS = ["game_id", "phase_id", "visibility", "seat_id", "group", "kind", "data", "created_at"]
 
-    On PostgreSQL one ``INSERT … SELECT`` from a single JSON parameter: ``bulk_create`` sends every field of every
-    row as a separate parameter, and quoting those (the JSON ``data`` of a 16-player night's ~100 entries, once
-    as JSON and once more as an array element) cost more than the engine; elsewhere ``bulk_create``. The entries
-    get no ids back (nobody reads them after a resolution)."""
-    if not entries:
-        return
-    if connection.vendor != "postgresql":
-        LogEntry.objects.bulk_create([e if isinstance(e, LogEntry) else LogEntry(**e._asdict()) for e in entries])
-        return
-    table = connection.ops.quote_name(LogEntry._meta.db_table)
-    columns = ["game_id", "phase_id", "visibility", "seat_id", "group", "kind", "data", "created_at"]
-    rows = [{"game_id": e.game_id, "phase_id": e.phase_id, "visibility": e.visibility, "seat_id": e.seat_id,
-             "group": e.group, "kind": e.kind, "data": e.data, "created_at": e.created_at.isoformat()}
-            for e in entries]
-    names = ", ".join(connection.ops.quote_name(c) for c in columns)
-    picked = ", ".join(f"r.{connection.ops.quote_name(c)}" for c in columns)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} ({names}) SELECT {picked} FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY "
-            f"AS e(row, n), jsonb_populate_record(NULL::{table}, e.row) AS r ORDER BY e.n",
-            [json.dumps(rows, ensure_ascii=False)],
-        )
+
+def _log_row_json(e: LogEntry | LogRow) -> str:
+    return json.dumps({"game_id": e.game_id, "phase_id": e.phase_id, "visibility": e.visibility,
+                       "seat_id": e.seat_id, "group": e.group, "kind": e.kind, "data": e.data,
+                       "created_at": e.created_at.isoformat()}, ensure_ascii=False)
+
+
+class LogBatch:
+    """Unsaved log entries written by one insert (:meth:`write`), encoded as they are added (:meth:`add`).
+
+    A resolution adds its engine's events while the database still works on the writes it sent before (pipeline
+    mode, ``gm.core.services.phases``), so encoding them costs no wall time; the entries that need the next phase's
+    id are added after. On PostgreSQL one ``INSERT … SELECT`` from a single JSON parameter: ``bulk_create`` sends
+    every field of every row as a separate parameter, and quoting those (the JSON ``data`` of a 16-player night's
+    ~100 entries, once as JSON and once more as an array element) cost more than the engine; elsewhere
+    ``bulk_create``. The entries get no ids back (nobody reads them after a resolution)."""
+
+    def __init__(self) -> None:
+        self._entries: list[LogEntry | LogRow] = []
+        self._encoded: list[str] = []
+
+    def add(self, entries: Sequence[LogEntry | LogRow]) -> None:
+        """Append ``entries`` (in order: their ids follow it); on PostgreSQL they are encoded now."""
+        if connection.vendor == "postgresql":
+            self._encoded.extend(_log_row_json(e) for e in entries)
+        else:
+            self._entries.extend(entries)
+
+    def write(self) -> None:
+        """Insert every entry added so far, in order, with one statement (none when empty)."""
+        if connection.vendor != "postgresql":
+            if self._entries:
+                LogEntry.objects.bulk_create(
+                    [e if isinstance(e, LogEntry) else LogEntry(**e._asdict()) for e in self._entries])
+            return
+        if not self._encoded:
+            return
+        table = connection.ops.quote_name(LogEntry._meta.db_table)
+        names = ", ".join(connection.ops.quote_name(c) for c in _LOG_COLUMNS)
+        picked = ", ".join(f"r.{connection.ops.quote_name(c)}" for c in _LOG_COLUMNS)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {table} ({names}) SELECT {picked} FROM jsonb_array_elements(%s::jsonb) WITH "
+                f"ORDINALITY AS e(row, n), jsonb_populate_record(NULL::{table}, e.row) AS r ORDER BY e.n",
+                ["[" + ",".join(self._encoded) + "]"],
+            )
+
+
+def log_write(entries: Sequence[LogEntry | LogRow]) -> None:
+    """Insert ``entries`` (unsaved, in order: their ids follow it) whatever their number, in one statement
+    (:class:`LogBatch`)."""
+    batch = LogBatch()
+    batch.add(entries)
+    batch.write()
 
 
 def task(name: str):

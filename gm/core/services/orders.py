@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import IntegerField, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -15,12 +16,20 @@ from ..models import Game, LogEntry, Order, Phase, Seat
 from .base import Clock, ServiceError, latest_orders, schedule_deadline, seat_info, violation_refusal
 
 
-def _seat_for_order(phase: Phase, user) -> Seat:
+def _require_login(user) -> None:
     if not user or not user.is_authenticated:
         raise ServiceError(_("Log in to give orders."), code="forbidden")
+
+
+def _no_seat() -> ServiceError:
+    return ServiceError(_("You have no seat in this game."), code="forbidden")
+
+
+def _seat_for_order(phase: Phase, user) -> Seat:
+    _require_login(user)
     seat = Seat.objects.filter(game_id=phase.game_id, user=user).first()
     if seat is None:
-        raise ServiceError(_("You have no seat in this game."), code="forbidden")
+        raise _no_seat()
     return seat
 
 
@@ -114,12 +123,12 @@ def phase_named(*, game: Game, phase_id: Any, current: bool = True, subject: str
     return phase
 
 
-def _check_base_version(phase: Phase, seat: Seat, base_version: int | None) -> None:
-    """Refuse (``conflict``) an edit of order version ``base_version`` (0: no order yet) of ``seat`` in ``phase``
-    when a later version exists: the order was changed elsewhere since the form was loaded. ``None``: no check."""
+def _check_base_version(latest: int, base_version: int | None) -> None:
+    """Refuse (``conflict``) an edit of order version ``base_version`` (0: no order yet) when the seat's latest
+    version in the phase is ``latest`` (0: none) and differs: the order was changed elsewhere since the form was
+    loaded. ``None``: no check."""
     if base_version is None:
         return
-    latest = _next_version(phase, seat) - 1
     if base_version != latest:
         raise ServiceError({"version": [
             _("Your order changed since this form was loaded (version %(latest)s now, the form edits version "
@@ -135,9 +144,6 @@ def _check_phase_accepts(phase: Phase, seat: Seat, now: datetime) -> None:
         raise ServiceError(_("It is not your turn to act in %(label)s.") % {"label": phase.label}, code="not_allowed")
 
 
-def _next_version(phase: Phase, seat: Seat) -> int:
-    last = Order.objects.filter(phase=phase, seat=seat).order_by("-version").values_list("version", flat=True).first()
-    return (last or 0) + 1
 
 
 def _flood_check(game: Game, user, action: str, now: datetime) -> None:
@@ -164,45 +170,60 @@ def order_submit(*, phase: Phase, user, payload: Any, base_version: int | None =
     """
     if not isinstance(payload, Mapping):
         raise ServiceError({"payload": [_("An order must be a JSON object.")]})
-    seat = _seat_for_order(phase, user)
+    _require_login(user)
     try:
-        return _order_submit_locked(phase, seat, user, payload, base_version, clock)
+        return _order_submit_locked(phase, user, payload, base_version, clock)
     except _ModuleRefusal as refused:
         # Rolled back; the module may now write what its rules make a refusal cost (GameModule.order_refused).
-        phase.game.game_module.order_refused(game=phase.game, user=user, seat_id=seat.pk, payload=payload,
+        phase.game.game_module.order_refused(game=phase.game, user=user, seat_id=refused.seat_id, payload=payload,
                                              violation=refused.violation, clock=clock)
         raise violation_refusal(refused.violation) from None
 
 
 class _ModuleRefusal(Exception):
-    """A module's :meth:`~gm.core.engine.GameModule.refuse_order` refusal, carried out of the order's transaction."""
+    """A module's :meth:`~gm.core.engine.GameModule.refuse_order` refusal of seat ``seat_id``'s order, carried out
+    of the order's transaction."""
 
-    def __init__(self, violation: RuleViolation):
+    def __init__(self, violation: RuleViolation, seat_id: int):
         super().__init__(violation)
         self.violation = violation
+        self.seat_id = seat_id
 
 
-def _order_submit_locked(phase: Phase, seat: Seat, user, payload: Mapping, base_version: int | None,
-                         clock: Clock) -> Order:
+def _seats_with_versions(phase: Phase) -> list[Seat]:
+    """``phase``'s game's seats in ring order, each with ``gm_order_version``: its latest order version in
+    ``phase`` (``None``: no order yet) — one query."""
+    latest = (Order.objects.filter(phase_id=phase.pk, seat_id=OuterRef("pk")).order_by("-version")
+              .values("version")[:1])
+    return list(Seat.objects.filter(game_id=phase.game_id)
+                .annotate(gm_order_version=Subquery(latest, output_field=IntegerField())).order_by("position"))
+
+
+def _order_submit_locked(phase: Phase, user, payload: Mapping, base_version: int | None, clock: Clock) -> Order:
+    # Five statements in all (lock, seats with their order versions, insert, and BEGIN/COMMIT): an order is what a
+    # crowd sends in a deadline's last minutes (issue 25 goal 5).
     with transaction.atomic():
-        phase = Phase.objects.select_for_update(of=("self",)).select_related("game").get(pk=phase.pk)
+        # With the game's long-game options: the hammer check reads them (not one more query).
+        phase = (Phase.objects.select_for_update(of=("self",)).select_related("game", "game__life")
+                 .get(pk=phase.pk))
         now = clock()
         # Every seat, read under the phase lock: the validation needs them all, and the caller's is among them.
-        rows = list(Seat.objects.filter(game_id=phase.game_id).order_by("position"))
-        seat = next((s for s in rows if s.pk == seat.pk), None)
+        rows = _seats_with_versions(phase)
+        seat = next((s for s in rows if s.user_id == user.pk), None)
         if seat is None:
-            raise ServiceError(_("You have no seat in this game."), code="forbidden")
+            raise _no_seat()
         module = phase.game.game_module
         info = PhaseInfo(kind=phase.kind, number=phase.number, ordinal=phase.ordinal, actors=phase.actors)
         try:
             # The module's own refusals that come before the core's checks (BW-26's order of checks).
             module.refuse_order(state=phase.game.state, phase=info, seat=seat_info(seat), payload=payload)
         except RuleViolation as exc:
-            raise _ModuleRefusal(exc) from None
+            raise _ModuleRefusal(exc, seat.pk) from None
         _check_phase_accepts(phase, seat, now)
         # Counted once the phase accepts it: a form left open over a resolution hears "ended", not "slow down".
         _flood_check(phase.game, user, "order", now)
-        _check_base_version(phase, seat, base_version)
+        latest = seat.gm_order_version or 0
+        _check_base_version(latest, base_version)
         try:
             seats = [seat_info(s) for s in rows]
             clean = module.validate_order(state=phase.game.state, phase=info, seat=seat_info(seat), payload=payload,
@@ -210,7 +231,7 @@ def _order_submit_locked(phase: Phase, seat: Seat, user, payload: Mapping, base_
         except RuleViolation as exc:
             raise violation_refusal(exc) from None
         order = Order.objects.create(
-            phase=phase, seat=seat, version=_next_version(phase, seat), payload=clean, submitted_by=user,
+            phase=phase, seat=seat, version=latest + 1, payload=clean, submitted_by=user,
             created_at=now,
         )
         if not _close_if_complete(phase, rows, module, info, now):
@@ -248,8 +269,8 @@ def order_withdraw(*, phase: Phase, user, base_version: int | None = None, clock
         now = clock()
         _check_phase_accepts(phase, seat, now)
         _flood_check(phase.game, user, "order", now)
-        _check_base_version(phase, seat, base_version)
         current = Order.objects.filter(phase=phase, seat=seat).order_by("-version").first()
+        _check_base_version(current.version if current is not None else 0, base_version)
         if current is None or current.payload is None:
             raise ServiceError(_("You have no order to withdraw."), code="not_found")
         return Order.objects.create(

@@ -14,11 +14,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, JSONField, OuterRef, Q, Subquery
-from django.db.models.expressions import RawSQL
+from django.db.models import F, JSONField, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from ..models import Game, LogEntry, Order, Phase, Seat
+from ..prepared import PreparedQuery
 from .base import Clock, task
 from .outage import outage_recover, sweep_succeeded
 from .resolution import canonical_json, phase_snapshot, resolution_apply, resolution_data, run_engine
@@ -78,10 +78,12 @@ def _phase_write_resolved(phase: Phase, *, result_json: str) -> None:
     if connection.vendor != "postgresql":
         phase.save(update_fields=["state", "status", "resolved_at", "result_digest", "result"])
         return
-    Phase.objects.filter(pk=phase.pk).update(
-        state=RawSQL("%s::jsonb", [json.dumps(phase.state, ensure_ascii=False)]), status=phase.status,
-        resolved_at=phase.resolved_at, result_digest=phase.result_digest,
-        result=RawSQL("%s::jsonb", [result_json]))
+    # Raw SQL: compiling the ORM's UPDATE cost as much as PostgreSQL's work on it.
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {connection.ops.quote_name(Phase._meta.db_table)} SET state = %s::jsonb, "
+                       f"status = %s, resolved_at = %s, result_digest = %s, result = %s::jsonb WHERE id = %s",
+                       [json.dumps(phase.state, ensure_ascii=False), phase.status, phase.resolved_at,
+                        phase.result_digest, result_json, phase.pk])
 
 
 def _game_write(game: Game, before: Mapping[str, Any]) -> None:
@@ -99,11 +101,13 @@ def _game_write(game: Game, before: Mapping[str, Any]) -> None:
     table = connection.ops.quote_name(Game._meta.db_table)
     kept = [k for k in constant if k in state]
     rest = {k: v for k, v in state.items() if k not in constant}
-    Game.objects.filter(pk=game.pk).update(
-        state=RawSQL(f"(SELECT coalesce(jsonb_object_agg(c.key, c.value), '{{}}'::jsonb) "
-                     f"FROM jsonb_each({table}.state) AS c WHERE c.key = ANY(%s)) || %s::jsonb",
-                     [kept, json.dumps(rest, ensure_ascii=False)]),
-        status=game.status, finished_at=game.finished_at, outcome=game.outcome)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET state = (SELECT coalesce(jsonb_object_agg(c.key, c.value), '{{}}'::jsonb) "
+            f"FROM jsonb_each({table}.state) AS c WHERE c.key = ANY(%s)) || %s::jsonb, status = %s, "
+            f"finished_at = %s, outcome = %s::jsonb WHERE id = %s",
+            [kept, json.dumps(rest, ensure_ascii=False), game.status, game.finished_at,
+             json.dumps(game.outcome, ensure_ascii=False) if game.outcome is not None else None, game.pk])
 
 
 def _pipeline() -> AbstractContextManager:
@@ -123,13 +127,34 @@ def _pipeline() -> AbstractContextManager:
     return raw.pipeline()
 
 
+def _locked_phase(phase_id: int) -> QuerySet[Phase]:
+    return Phase.objects.select_for_update().filter(pk=phase_id)
+
+
+def _locked_game(game_id: int) -> QuerySet[Game]:
+    # With its long-game options (the deadline grid of the next phase reads them): not one more query later. Only
+    # the game's row is locked (``of``): a locking join locks in plan order (tests/…/test_lock_order.py).
+    return Game.objects.select_for_update(of=("self",)).select_related("life").filter(pk=game_id)
+
+
+def _locked_seats(game_id: int, phase_id: int) -> QuerySet[Seat]:
+    last = Order.objects.filter(phase_id=phase_id, seat_id=OuterRef("pk")).order_by("-version").values("payload")[:1]
+    return (Seat.objects.filter(game_id=game_id).select_for_update(of=("self",))
+            .annotate(gm_last_order=Subquery(last, output_field=JSONField())).order_by("position"))
+
+
+# The three reads of every resolution, compiled to SQL once per process (gm.core.prepared): their compiling cost
+# more than a tenth of a 16-player resolution (issue 25 goal 1).
+_LOCKED_PHASE = PreparedQuery(_locked_phase, "phase_id")
+_LOCKED_GAME = PreparedQuery(_locked_game, "game_id")
+_LOCKED_SEATS = PreparedQuery(_locked_seats, "game_id", "phase_id")
+
+
 def _seats_and_orders(game: Game, phase: Phase) -> tuple[list[Seat], dict[int, Any]]:
     """``game``'s seats in ring order, locked (only their rows), and the orders that count in ``phase`` — as
     :func:`~gm.core.services.base.latest_orders` gives them (FM-5.6: each seat's last version; withdrawn orders and
     seats that are dead or not among the phase's actors dropped) — in one query."""
-    last = Order.objects.filter(phase_id=phase.pk, seat_id=OuterRef("pk")).order_by("-version").values("payload")[:1]
-    seats = list(game.seats.select_for_update(of=("self",))
-                 .annotate(gm_last_order=Subquery(last, output_field=JSONField())).order_by("position"))
+    seats = _LOCKED_SEATS(game_id=game.pk, phase_id=phase.pk)
     allowed = {s.pk for s in seats if s.alive and (phase.actors is None or s.pk in phase.actors)}
     return seats, {s.pk: s.gm_last_order for s in seats if s.gm_last_order is not None and s.pk in allowed}
 
@@ -145,12 +170,14 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
     started = time.perf_counter()
     counter = _QueryCounter()
     with connection.execute_wrapper(counter), transaction.atomic():
-        phase = Phase.objects.select_for_update().get(pk=phase_id)
+        phase = _LOCKED_PHASE.first(phase_id=phase_id)
+        if phase is None:
+            raise Phase.DoesNotExist(f"no phase {phase_id}")
         if phase.status != Phase.Status.RESOLVING or phase.claim_token != token:
             return None
-        # With its long-game options (the deadline grid of the next phase reads them): not one more query later.
-        # Only the game's row is locked (``of``): a locking join locks in plan order (tests/…/test_lock_order.py).
-        game = Game.objects.select_for_update(of=("self",)).select_related("life").get(pk=phase.game_id)
+        game = _LOCKED_GAME.first(game_id=phase.game_id)
+        if game is None:
+            raise Game.DoesNotExist(f"no game {phase.game_id}")
         if game.is_over:  # defence in depth: nothing resolves in a finished or aborted game
             return None
         now = clock()
@@ -166,13 +193,16 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
         phase.state = snapshot
         phase.status = Phase.Status.RESOLVED
         phase.resolved_at = now
-        stored = resolution_data(result, game.game_module.constant_state_keys)
-        body = canonical_json(stored)  # hashed, and on PostgreSQL stored as it is (not encoded twice)
-        phase.result_digest = hashlib.sha256(body.encode()).hexdigest()
-        phase.result = stored
-        with _pipeline():  # the writes below wait for no answer but the next phase's id
+
+        def phase_write() -> None:
+            # Encoded while the database works on the seat changes sent just before (pipeline mode).
+            stored = resolution_data(result, game.game_module.constant_state_keys)
+            body = canonical_json(stored)  # hashed, and on PostgreSQL stored as it is (not encoded twice)
+            phase.result_digest = hashlib.sha256(body.encode()).hexdigest()
+            phase.result = stored
             _phase_write_resolved(phase, result_json=body)
 
+        with _pipeline():  # the writes below wait for no answer but the next phase's id
             def trace() -> LogEntry:
                 # Written with the resolution's other entries: the duration runs up to that insert (engine and apply).
                 duration_ms = round((time.perf_counter() - started) * 1000, 1)
@@ -181,7 +211,8 @@ def phase_resolve(*, phase_id: int, token: uuid.UUID, clock: Clock = timezone.no
                                 created_at=now)
 
             before = game.state
-            resolution_apply(game=game, phase=phase, seats=seats, result=result, now=now, trace=trace)
+            resolution_apply(game=game, phase=phase, seats=seats, result=result, now=now, trace=trace,
+                             seats_sent=phase_write)
             _game_write(game, before)
         task("gm.core.tasks.phase_notify_task").delay_on_commit(phase.pk)
     logger.info(

@@ -14,7 +14,7 @@ from django.db.models import F
 from .. import signals
 from ..engine import Event, Outcome, PhaseInfo, Resolution, SeatInfo, phase_random
 from ..models import Game, LogEntry, Phase, Seat
-from .base import LogRow, add_groups, log_entry, log_write, phase_open
+from .base import LogBatch, LogRow, add_groups, log_entry, phase_open
 from .comasters import module_comasters_sync
 from .graveyard import bury
 
@@ -106,16 +106,17 @@ def run_engine(*, game: Game, phase: Phase, snapshot: Mapping[str, Any], orders:
 
 
 def resolution_apply(*, game: Game, phase: Phase, seats: Sequence[Seat], result: Resolution, now: datetime,
-                     trace: Callable[[], LogEntry] | None = None) -> None:
+                     trace: Callable[[], LogEntry] | None = None,
+                     seats_sent: Callable[[], None] | None = None) -> None:
     """Apply an engine ``result`` of ``phase`` to the rows the caller has locked (``game``, ``phase`` and every seat
     in ``seats``): seat data and deaths, groups, the log (the events in order, then ``core.phase_resolved`` and,
     when the game ends, ``core.game_finished``), ``game.state``, and the next phase opened unless the game ended.
     ``trace`` (optional) makes one more entry, written last, with the others in the one insert (``core.trace``).
+    ``seats_sent`` (optional) is called right after the seat changes are written: :func:`phase_resolve` writes its
+    phase there, so that in pipeline mode the database works on the seats while the result is encoded.
     Leaves saving ``game`` to the caller. Shared by :func:`phase_resolve` (at the deadline) and
     ``gm.core.review`` (a held result published later), so a result is applied the same way either way."""
     by_id = {s.pk: s for s in seats}
-    entries: list[LogEntry | LogRow] = [
-        LogRow(game.pk, phase.pk, e.visibility, e.seat, e.group, e.kind, dict(e.data), now) for e in result.events]
     changed = []
     for seat_id, data in result.seat_data.items():
         by_id[seat_id].data = data
@@ -124,11 +125,17 @@ def resolution_apply(*, game: Game, phase: Phase, seats: Sequence[Seat], result:
         by_id[seat_id].alive = alive
         changed.append(by_id[seat_id])
     _seats_write(sorted(set(changed), key=lambda seat: seat.pk))
+    if seats_sent is not None:
+        seats_sent()
+    log = LogBatch()  # the events are encoded now, while the writes above are worked on
+    log.add([LogRow(game.pk, phase.pk, e.visibility, e.seat, e.group, e.kind, dict(e.data), now)
+             for e in result.events])
     add_groups(game, result.groups)
     bury(game, seats)  # the graveyard option (issue 23): the dead leave their groups for the graveyard
     module_comasters_sync(game=game, seats=seats, state=result.state, now=now)  # BV-15.14's read-only co-master
-    entries.append(log_entry(game, phase, Event("core.phase_resolved",
-                                           {"phase_kind": phase.kind, "phase_number": phase.number}), now))
+    entries: list[LogEntry] = [log_entry(game, phase, Event("core.phase_resolved",
+                                                           {"phase_kind": phase.kind, "phase_number": phase.number}),
+                                         now)]
     game.state = result.state
     if result.outcome is not None or result.next_phase is None:
         entries.append(game_finish(game=game, outcome=result.outcome, phase=phase, now=now))
@@ -136,7 +143,8 @@ def resolution_apply(*, game: Game, phase: Phase, seats: Sequence[Seat], result:
         phase_open(game, result.next_phase, ordinal=phase.ordinal + 1, now=now, log=entries)
     if trace is not None:
         entries.append(trace())
-    log_write(entries)
+    log.add(entries)
+    log.write()
 
 
 def game_finish(*, game: Game, outcome: Outcome | None, phase: Phase, now: datetime) -> LogEntry:
