@@ -8,8 +8,13 @@ from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext as _
 
 from .models import CoMaster
+from .prepared import PreparedQuery
 
 SAFE = ("GET", "HEAD", "OPTIONS", "TRACE")
+
+#: Compiled once per process (``gm.core.prepared``): every write to a game asks it.
+_READ_ONLY_ROW = PreparedQuery(lambda game_id, user_id: CoMaster.objects.filter(
+    game_id=game_id, user_id=user_id, read_only=True).only("pk")[:1], "game_id", "user_id")
 
 
 class ReadOnlyCoMasterMiddleware:
@@ -34,6 +39,6 @@ class ReadOnlyCoMasterMiddleware:
         except (TypeError, ValueError):
             return None
         # One query: a read-only co-master is a read-only row (the master's own row never exists).
-        if CoMaster.objects.filter(game_id=pk, user=request.user, read_only=True).exists():
+        if 0 < pk < 2**63 and _READ_ONLY_ROW(game_id=pk, user_id=request.user.pk):
             raise PermissionDenied(_("A read-only co-master can't act in this game."))
         return None

@@ -6,13 +6,14 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import IntegerField, OuterRef, Subquery
+from django.db.models import IntegerField, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from ..engine import GameModule, PhaseInfo, RuleViolation
 from ..models import Game, LogEntry, Order, Phase, Seat
+from ..prepared import PreparedQuery
 from .base import Clock, ServiceError, latest_orders, schedule_deadline, seat_info, violation_refusal
 
 
@@ -114,10 +115,10 @@ def phase_named(*, game: Game, phase_id: Any, current: bool = True, subject: str
                                         "for the open phase.")]})
     if not isinstance(phase_id, int) or isinstance(phase_id, bool):
         raise ServiceError({"phase": [_("The phase must be given by its id (a whole number).")]})
-    phase = (Phase.objects.select_related("game").filter(game_id=game.pk, pk=phase_id).first()
-             if 0 < phase_id < 2**63 else None)
+    phase = _PHASE_NAMED.first(game_id=game.pk, phase_id=phase_id) if 0 < phase_id < 2**63 else None
     if phase is None:
         raise ServiceError({"phase": [_("This game has no phase with that id.")]})
+    phase.game = game  # the caller's row: not read and decoded again
     if current and phase.status != Phase.Status.OPEN:
         raise stale_refusal(phase, subject=subject)
     return phase
@@ -190,22 +191,41 @@ class _ModuleRefusal(Exception):
         self.seat_id = seat_id
 
 
+def _seats_with_versions_shape(game_id: int, phase_id: int) -> QuerySet[Seat]:
+    latest = Order.objects.filter(phase_id=phase_id, seat_id=OuterRef("pk")).order_by("-version").values("version")[:1]
+    return (Seat.objects.filter(game_id=game_id)
+            .annotate(gm_order_version=Subquery(latest, output_field=IntegerField())).order_by("position"))
+
+
+def _locked_phase_shape(phase_id: int) -> QuerySet[Phase]:
+    # With the game's long-game options: the hammer check reads them (not one more query).
+    return Phase.objects.select_for_update(of=("self",)).select_related("game", "game__life").filter(pk=phase_id)
+
+
+def _phase_named_shape(game_id: int, phase_id: int) -> QuerySet[Phase]:
+    return Phase.objects.filter(game_id=game_id, pk=phase_id)
+
+
+# The reads of every order, compiled to SQL once per process (gm.core.prepared): compiling them cost as much as
+# PostgreSQL's answers (issue 25 goal 5).
+_SEATS_WITH_VERSIONS = PreparedQuery(_seats_with_versions_shape, "game_id", "phase_id")
+_LOCKED_PHASE = PreparedQuery(_locked_phase_shape, "phase_id")
+_PHASE_NAMED = PreparedQuery(_phase_named_shape, "game_id", "phase_id")
+
+
 def _seats_with_versions(phase: Phase) -> list[Seat]:
     """``phase``'s game's seats in ring order, each with ``gm_order_version``: its latest order version in
     ``phase`` (``None``: no order yet) — one query."""
-    latest = (Order.objects.filter(phase_id=phase.pk, seat_id=OuterRef("pk")).order_by("-version")
-              .values("version")[:1])
-    return list(Seat.objects.filter(game_id=phase.game_id)
-                .annotate(gm_order_version=Subquery(latest, output_field=IntegerField())).order_by("position"))
+    return _SEATS_WITH_VERSIONS(game_id=phase.game_id, phase_id=phase.pk)
 
 
 def _order_submit_locked(phase: Phase, user, payload: Mapping, base_version: int | None, clock: Clock) -> Order:
     # Five statements in all (lock, seats with their order versions, insert, and BEGIN/COMMIT): an order is what a
     # crowd sends in a deadline's last minutes (issue 25 goal 5).
     with transaction.atomic():
-        # With the game's long-game options: the hammer check reads them (not one more query).
-        phase = (Phase.objects.select_for_update(of=("self",)).select_related("game", "game__life")
-                 .get(pk=phase.pk))
+        phase = _LOCKED_PHASE.first(phase_id=phase.pk)
+        if phase is None:
+            raise Phase.DoesNotExist("the phase was deleted")
         now = clock()
         # Every seat, read under the phase lock: the validation needs them all, and the caller's is among them.
         rows = _seats_with_versions(phase)

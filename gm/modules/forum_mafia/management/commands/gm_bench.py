@@ -47,6 +47,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
+from django.test.utils import override_settings
 
 #: The goals of issue 9 item 3: key, bound, and whether the figure must stay at or below it.
 GOALS = {
@@ -142,7 +143,10 @@ class Command(BaseCommand):
         level = quiet.level
         quiet.setLevel(logging.WARNING)  # the resolution's log line, once per phase, is not the output
         try:
-            results = self._run(sizes, progress, keep_logs, long=long, out=taken)
+            # The site as it runs in production: without DEBUG's query log and template debugging, which cost a
+            # page or a resolution more than some of the figures' floors (the child processes get DEBUG=false).
+            with override_settings(DEBUG=False):
+                results = self._run(sizes, progress, keep_logs, long=long, out=taken)
         finally:
             quiet.setLevel(level)
             report_taken()
