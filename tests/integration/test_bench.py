@@ -34,7 +34,8 @@ KEYS = [
 ]
 #: The keys issue 25 adds: each figure beside a floor measured in the same run (every registered module's too).
 FLOOR_KEYS = [
-    "pg_floor_ms", "resolution_16p_floor_ratio", "resolution_growth_40_over_8", "page_floor_ms",
+    "pg_floor_ms", "resolution_16p_floor_ratio", "resolution_growth_40_over_8", "pg_floor_growth_40_over_8",
+    "page_floor_ms",
     "page_growth_10000_over_100", "page_queries_max", "page_queries_equal",
     "page_big_floor_ms", "page_big_cold_floor_ms",
     *(f"game_page_big_{what}_{viewer}" for what in ("ms", "queries", "floor_ratio", "cold_ms", "cold_queries",

@@ -254,17 +254,26 @@ def resolutions(people, *, runs: int, slugs: Sequence[str]) -> dict[str, float]:
 
 
 def resolution_growth(people, *, runs: int, sizes: Sequence[int] = (8, 16, 32, 40)) -> dict[str, float]:
-    """Forum Mafia resolutions (every player's order) at each table size of ``sizes``, interleaved; keys
-    ``resolution_<n>p_growth_ms_median`` and ``resolution_growth_40_over_8`` (the largest size's median over the
-    smallest's)."""
+    """Forum Mafia resolutions (every player's order) at each table size of ``sizes``, interleaved with the database
+    floor of each size (:func:`pg_floor_once`: the same write shape as that size's resolution); keys
+    ``resolution_<n>p_growth_ms_median``, ``pg_floor_<n>p_ms_median``, ``resolution_growth_40_over_8`` (the
+    largest size's median over the smallest's) and ``pg_floor_growth_40_over_8`` (the same of the floor: how much of
+    the growth is the rows and JSON a bigger table writes, whatever writes them)."""
     tables = {n: fm_table(people, players=n, games=runs + 1) for n in sizes}
     for tab in tables.values():
-        resolve_once(tab, 0)
-    samples = interleave(runs, {str(n): (lambda i, tab=tab: resolve_once(tab, i + 1)) for n, tab in tables.items()})
+        resolve_once(tab, 0)  # warm-up, and the shape of the floor
+        pg_floor_once(tab.target, tab.shape)
+    probes: dict[str, Callable[[int], float]] = {}
+    for n, tab in tables.items():
+        probes[f"floor:{n}"] = lambda i, tab=tab: pg_floor_once(tab.target, tab.shape)
+        probes[str(n)] = lambda i, tab=tab: resolve_once(tab, i + 1)
+    samples = interleave(runs, probes)
     out = {f"resolution_{n}p_growth_ms_median": median(samples[str(n)]) for n in sizes}
-    smallest = out[f"resolution_{min(sizes)}p_growth_ms_median"]
-    largest = out[f"resolution_{max(sizes)}p_growth_ms_median"]
-    out["resolution_growth_40_over_8"] = largest / smallest if smallest else 0.0
+    out |= {f"pg_floor_{n}p_ms_median": median(samples[f"floor:{n}"]) for n in sizes}
+    for prefix, key in (("resolution_{}p_growth_ms_median", "resolution_growth_40_over_8"),
+                        ("pg_floor_{}p_ms_median", "pg_floor_growth_40_over_8")):
+        smallest, largest = out[prefix.format(min(sizes))], out[prefix.format(max(sizes))]
+        out[key] = largest / smallest if smallest else 0.0
     return out
 
 
