@@ -14,7 +14,7 @@ SAFE = ("GET", "HEAD", "OPTIONS", "TRACE")
 
 #: Compiled once per process (``gm.core.prepared``): every write to a game asks it.
 _READ_ONLY_ROW = PreparedQuery(lambda game_id, user_id: CoMaster.objects.filter(
-    game_id=game_id, user_id=user_id, read_only=True).only("pk")[:1], "game_id", "user_id")
+    game_id=game_id, user_id=user_id, read_only=True).order_by().only("pk")[:1], "game_id", "user_id")
 
 
 class ReadOnlyCoMasterMiddleware:
