@@ -182,7 +182,8 @@ class PlayerGame(models.Model):
         DRAW = "draw", _("draw")
         REPLACED = "replaced", _("replaced")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
     module = models.CharField(max_length=40)

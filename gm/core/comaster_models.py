@@ -19,7 +19,8 @@ class CoMaster(models.Model):
     players may know he is a co-master (listed on the game page); otherwise only the masters do. ``source``:
     ``master`` (added on the console) or ``module`` (made by the game's rules, e.g. BV-15.14)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="co_masters")
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="co_masters", db_index=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="co_mastered",
                              verbose_name=_("user"))
     read_only = models.BooleanField(_("read-only"), default=False)

@@ -95,7 +95,8 @@ class Seat(models.Model):
     """A player's place in a game. ``data`` is the module's per-seat state (secret unless the module's
     ``public_seat_data`` publishes part of it)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats", null=True, blank=True
     )
@@ -125,8 +126,10 @@ class Seat(models.Model):
 class GroupMembership(models.Model):
     """A seat's membership of a named group (``faction:mafia``, ``room:3``): group log entries reach members."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="memberships")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="memberships")
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="memberships", db_index=False)
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="memberships", db_index=False)
     group = models.CharField(max_length=80)
 
     class Meta:
@@ -150,7 +153,8 @@ class Phase(models.Model):
         RESOLVING = "resolving", _("resolving")
         RESOLVED = "resolved", _("resolved")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases")
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases", db_index=False)
     ordinal = models.PositiveIntegerField()
     kind = models.CharField(max_length=30)
     number = models.PositiveIntegerField(default=1)
@@ -221,7 +225,8 @@ class Order(models.Model):
     """One version of a seat's order in a phase. Versions are never changed or deleted; the highest version
     counts at the deadline (FM-5.6). ``payload`` null means the order was withdrawn."""
 
-    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders")
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders", db_index=False)
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="orders")
     version = models.PositiveIntegerField()
     payload = models.JSONField(null=True, blank=True)
@@ -250,7 +255,8 @@ class LogEntry(models.Model):
         GROUP = "group", _("group")
         MASTER = "master", _("master")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log_entries")
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log_entries", db_index=False)
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="log_entries", null=True, blank=True)
     visibility = models.CharField(max_length=10, choices=Visibility.choices)
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
@@ -296,7 +302,8 @@ class Post(models.Model):
     MAX_BODY = 20000
     MAX_COMMENT = 500
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="posts")
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="posts", db_index=False)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="posts")
     seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="posts")
     #: the phase open when the post was written (``None`` before the first phase or between phases): day posts
@@ -323,7 +330,8 @@ class PostRevision(models.Model):
     """An earlier version of an edited post (``version`` 1 is the post as first written). Only the master reads
     them (``visibility.post_revisions``)."""
 
-    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="revisions")
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="revisions", db_index=False)
     version = models.PositiveIntegerField()
     body = models.TextField(blank=True)
     comment = models.CharField(max_length=Post.MAX_COMMENT, blank=True)

@@ -44,7 +44,10 @@ class Notification(models.Model):
         NOTICE = "notice", _("co-mastering notice")
         YOUR_MOVE = "your_move", _("your move")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications", db_index=False,
+    )
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
@@ -117,7 +120,8 @@ class PhaseReminder(models.Model):
     """A deadline reminder sent to one seat for one phase. The unique constraint is what makes it exactly once,
     however many sweeps run at the same time."""
 
-    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="+", db_index=False)
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
     sent_at = models.DateTimeField()
 

@@ -17,7 +17,10 @@ class HuntersPost(models.Model):
 
     MAX_BODY = 2000
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="bv_hunters_posts", verbose_name=_("game"))
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="bv_hunters_posts", verbose_name=_("game"), db_index=False,
+    )
     seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     phase = models.ForeignKey(Phase, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")

@@ -96,7 +96,8 @@ class RoomProposal(models.Model):
     """
 
     post = models.OneToOneField("core.Post", on_delete=models.CASCADE, related_name="fm_room_proposal")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+", db_index=False)
     #: the post's phase (the day whose order holds the proposal); ``None`` when the post was written between phases.
     phase = models.ForeignKey("core.Phase", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
     members = models.JSONField(default=list, blank=True)
@@ -126,7 +127,8 @@ class RoomPost(models.Model):
 
     MAX_BODY = 20000
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="fm_room_posts")
+    # No index of its own: an index or unique constraint of the Meta leads with it (test_db_indexes).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="fm_room_posts", db_index=False)
     room = models.CharField(_("room"), max_length=80)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
