@@ -65,9 +65,14 @@ class Game(models.Model):
         return self.title
 
     def get_absolute_url(self):
-        from django.urls import reverse
+        """The game page's path (``/games/<pk>/``), reversed once per instance: a game page asks it for every post
+        and link it shows (~50 times)."""
+        url = self.__dict__.get("_gm_url")
+        if url is None or url[0] != self.pk:
+            from django.urls import reverse
 
-        return reverse("gm:game", args=[self.pk])
+            url = self.__dict__["_gm_url"] = (self.pk, reverse("gm:game", args=[self.pk]))
+        return url[1]
 
     @property
     def game_module(self):
