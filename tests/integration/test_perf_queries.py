@@ -154,10 +154,10 @@ def test_inbox_query_count_does_not_grow_with_notifications(card_collection):
     assert counts[40] <= MAX_QUERIES, counts
 
 
-#: An order over the API (issue 25 goal 5): the session and its user, the read-only co-master wall, the game, the
-#: phase the body names, then in the transaction the phase row lock (with its game and options), the seats with
-#: their latest order versions and the insert — nine statements with the transaction's two.
-ORDER_QUERIES = 9
+#: An order over the API (issue 25 goal 5): the session and its user, the read-only co-master wall, the game, then
+#: in the transaction the phase the body names, read with its row lock (and its game and options), the seats with
+#: their latest order versions and the insert — eight statements with the transaction's two.
+ORDER_QUERIES = 8
 
 
 @pytest.mark.django_db
@@ -165,7 +165,7 @@ def test_order_submit_query_count_does_not_grow_with_the_table(card_collection):
     """FM-5.6 orders under a crowd: a player's Night order POSTed to the API costs as many statements at 6 players
     as at 16, a second version as many as the first, and no more than :data:`ORDER_QUERIES` — no query per seat,
     none to ask whether a player masters the game (the flood limit asks only past its limit), none for the next
-    version number (read with the seats)."""
+    version number (read with the seats), and the phase the body names is read once, under its lock."""
     import json
 
     from gm.core.models import Order

@@ -125,9 +125,8 @@ class GameViewSet(viewsets.GenericViewSet):
         data = s.OrderSubmitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        order = services.order_submit(phase=services.phase_named(game=game, phase_id=values["phase"]),
-                                      user=request.user, payload=values["payload"],
-                                      base_version=values["base_version"])
+        order = services.order_submit(game=game, phase_id=values["phase"], user=request.user,
+                                      payload=values["payload"], base_version=values["base_version"])
         return Response(s.OrderSerializer(order).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.OrderTargetSerializer, responses={201: s.OrderSerializer})
