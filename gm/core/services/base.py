@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..engine import Event, PhaseSpec, RuleViolation, SeatInfo, phase_rng
@@ -183,14 +184,17 @@ def phase_open(game: Game, spec: PhaseSpec, *, ordinal: int, now: datetime,
 def schedule_deadline(phase: Phase, *, now: datetime) -> None:
     """After commit, enqueue the ETA task that makes ``phase`` resolve promptly at its deadline.
 
-    The countdown is capped at ``GM_ETA_MAX`` seconds (below the broker's visibility timeout, so Redis never
+    The wait is capped at ``GM_ETA_MAX`` seconds (below the broker's visibility timeout, so Redis never
     redelivers a waiting ETA message); a capped task re-schedules itself when it wakes. The beat sweep
-    resolves the phase even if this message is lost.
+    resolves the phase even if this message is lost. The task's ETA is fixed now, not when the message is
+    published: a countdown would start at the commit, so every message of a transaction that schedules many phases
+    (a game start, the deadlines an outage moved, a benchmark's 5,000) would fire as late as it was published.
     """
     remaining = max(0.0, (phase.deadline - now).total_seconds())
     hop = remaining > settings.GM_ETA_MAX
+    eta = timezone.now() + timedelta(seconds=min(remaining, settings.GM_ETA_MAX))
     task("gm.core.tasks.phase_deadline_task").apply_async_on_commit(
-        args=(phase.pk,), kwargs={"hop": hop}, countdown=min(remaining, settings.GM_ETA_MAX)
+        args=(phase.pk,), kwargs={"hop": hop}, eta=eta
     )
 
 
