@@ -276,3 +276,30 @@ def test_resolution_query_count_does_not_grow_with_players(frozen, master, make_
             services.phase_resolve(phase_id=phase.pk, token=token)
         counts.append(next(r.queries for r in caplog.records if r.name == "gm.resolution"))
     assert counts[0] == counts[1], counts
+
+
+def test_deadline_task_eta_is_the_deadline_however_late_the_commit(frozen, running_game, monkeypatch, settings,
+                                                                   django_capture_on_commit_callbacks):
+    """A phase's deadline task is published after its transaction commits; its ETA is fixed when the phase is
+    scheduled, so a transaction that commits 40 s later (a game start, an outage moving many deadlines, a batch of
+    thousands) still gets its task at the deadline, not 40 s after it. A wait longer than ``GM_ETA_MAX`` is capped
+    and marked as a hop."""
+    from django.db import transaction
+
+    settings.GM_ETA_MAX = 1800
+    sent = []
+    monkeypatch.setattr(phase_deadline_task, "apply_async", lambda *args, **kwargs: sent.append((args, kwargs)))
+    phase = open_phase(running_game)
+    soon, far = Phase.objects.get(pk=phase.pk), Phase.objects.get(pk=phase.pk)
+    soon.deadline = timezone.now() + timedelta(seconds=600)
+    far.deadline = timezone.now() + timedelta(days=3)
+    scheduled_at = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        services.schedule_deadline(soon, now=timezone.now())
+        services.schedule_deadline(far, now=timezone.now())
+        frozen.shift(40)  # the rest of the transaction, or the other 4,999 messages before these
+    assert len(sent) == 2, sent
+    assert [kwargs["eta"] for _args, kwargs in sent] == [soon.deadline, scheduled_at + timedelta(seconds=1800)]
+    assert all("countdown" not in kwargs for _args, kwargs in sent)
+    hops = [kwargs.get("kwargs", args[1] if len(args) > 1 else None) for args, kwargs in sent]
+    assert hops == [{"hop": False}, {"hop": True}], sent
