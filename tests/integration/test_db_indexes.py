@@ -74,7 +74,7 @@ def test_every_foreign_key_of_ours_leads_some_index():
     for model in models:
         leading = {cols[0] for _name, _unique, partial, cols in found[model._meta.db_table] if cols and not partial}
         for field in model._meta.concrete_fields:
-            if field.is_relation and field.many_to_one or field.one_to_one:
+            if field.is_relation and (field.many_to_one or field.one_to_one):
                 checked += 1
                 if field.column not in leading:
                     unindexed.append(f"{model._meta.db_table}.{field.column}")

@@ -157,8 +157,6 @@ def _check_phase_accepts(phase: Phase, seat: Seat, now: datetime) -> None:
         raise ServiceError(_("It is not your turn to act in %(label)s.") % {"label": phase.label}, code="not_allowed")
 
 
-
-
 def _flood_check(game: Game, user, action: str, now: datetime) -> None:
     from ..flood import check_seat_rate
 
@@ -194,9 +192,7 @@ def order_submit(*, phase: Phase | None = None, user, payload: Any, base_version
             raise _no_such_phase()
     else:
         game, named_id = phase.game, None
-    if not isinstance(payload, Mapping):
-        raise ServiceError({"payload": [_("An order must be a JSON object.")]})
-    _require_login(user)
+        _check_input(payload, user)
     try:
         return _order_submit_locked(phase.pk if phase is not None else named_id, game, user, payload,
                                     base_version, clock, named=named_id is not None)
@@ -205,6 +201,14 @@ def order_submit(*, phase: Phase | None = None, user, payload: Any, base_version
         game.game_module.order_refused(game=game, user=user, seat_id=refused.seat_id, payload=payload,
                                        violation=refused.violation, clock=clock)
         raise violation_refusal(refused.violation) from None
+
+
+def _check_input(payload: Any, user) -> None:
+    """The refusals of an order that come after those of the phase it names: a payload that is not a JSON object,
+    a visitor who is not logged in."""
+    if not isinstance(payload, Mapping):
+        raise ServiceError({"payload": [_("An order must be a JSON object.")]})
+    _require_login(user)
 
 
 class _ModuleRefusal(Exception):
@@ -254,8 +258,10 @@ def _order_submit_locked(phase_id: int, game: Game, user, payload: Mapping, base
         phase = _LOCKED_PHASE.first(phase_id=phase_id)
         if phase is None or phase.game_id != game.pk:
             raise _no_such_phase()
-        if named and phase.status != Phase.Status.OPEN:
-            raise stale_refusal(phase)
+        if named:
+            if phase.status != Phase.Status.OPEN:
+                raise stale_refusal(phase)
+            _check_input(payload, user)
         now = clock()
         # Every seat, read under the phase lock: the validation needs them all, and the caller's is among them.
         rows = _seats_with_versions(phase)

@@ -41,8 +41,7 @@ class ActionsResult:
 def submit_order(*, game: Game, user, phase_id: Any, payload: dict, base_version: int | None = None) -> Order:
     """Save ``user``'s order ``payload`` (night vote, verdict, arbiter's choice, or a whole light order) for the
     phase ``phase_id`` of ``game``. Raises ``ServiceError`` (the engine's BV-16 reason and rule ID)."""
-    phase = core.phase_named(game=game, phase_id=phase_id)
-    return core.order_submit(phase=phase, user=user, payload=payload, base_version=base_version)
+    return core.order_submit(game=game, phase_id=phase_id, user=user, payload=payload, base_version=base_version)
 
 
 def withdraw_order(*, game: Game, user, phase_id: Any, base_version: int | None = None) -> Order:

@@ -29,8 +29,7 @@ from .selectors import base_data
 def submit_order(*, game: Game, user, phase_id: Any, payload: dict, base_version: int | None) -> Order:
     """Save ``user``'s order ``payload`` for the phase ``phase_id`` of ``game``; ``base_version`` is the order
     version the form edited. Raises ``ServiceError`` (the engine's refusals with their OC-18 codes)."""
-    phase = core.phase_named(game=game, phase_id=phase_id)
-    return core.order_submit(phase=phase, user=user, payload=payload, base_version=base_version)
+    return core.order_submit(game=game, phase_id=phase_id, user=user, payload=payload, base_version=base_version)
 
 
 def withdraw_order(*, game: Game, user, phase_id: Any, base_version: int | None) -> Order:

@@ -17,8 +17,7 @@ def submit_order(*, game: Game, user, phase_id: Any, payload: dict, base_version
     """Save ``user``'s order ``payload`` for the phase ``phase_id`` of ``game`` (the form's hidden ``phase``; a
     phase that has ended is refused with the core's ``stale`` message naming both phases). ``base_version`` is the
     order version the form edited. Raises ``ServiceError``."""
-    phase = core.phase_named(game=game, phase_id=phase_id)
-    return core.order_submit(phase=phase, user=user, payload=payload, base_version=base_version)
+    return core.order_submit(game=game, phase_id=phase_id, user=user, payload=payload, base_version=base_version)
 
 
 def withdraw_order(*, game: Game, user, phase_id: Any, base_version: int | None) -> Order:
