@@ -154,10 +154,15 @@ def test_inbox_query_count_does_not_grow_with_notifications(card_collection):
     assert counts[40] <= MAX_QUERIES, counts
 
 
-#: An order over the API (issue 25 goal 5): the session and its user, the read-only co-master wall, the game, then
-#: in the transaction the phase the body names, read with its row lock (and its game and options), the seats with
-#: their latest order versions and the insert — eight statements with the transaction's two.
+#: An order over the API (issue 25 goal 5): the session and its user, the read-only co-master wall, the game (without
+#: its state), then in the transaction the phase the body names, read with its row lock (and its game and options),
+#: the seats with their latest order versions and the insert — eight statements with the transaction's two.
 ORDER_QUERIES = 8
+
+
+def _sql_of(ctx, start: str) -> str:
+    """The whole captured statement that begins with ``start``."""
+    return next(q["sql"] for q in ctx.captured_queries if q["sql"].startswith(start))
 
 
 @pytest.mark.django_db
@@ -193,3 +198,8 @@ def test_order_submit_query_count_does_not_grow_with_the_table(card_collection):
         counts[players] = len(ctx.captured_queries)
     assert counts[6] == counts[16], counts
     assert counts[16] <= ORDER_QUERIES, [q["sql"][:120] for q in ctx.captured_queries]
+    # The game's state (15 kB of JSON at 16 players) is read and decoded once, with the locked phase; the lookup
+    # of the URL's game reads neither it nor the page stamp the pages need.
+    reading_state = [q["sql"][:80] for q in ctx.captured_queries if '"core_game"."state"' in q["sql"]]
+    assert len(reading_state) == 1 and "FOR UPDATE" in _sql_of(ctx, reading_state[0]), reading_state
+    assert not any("core_pagestamp" in q["sql"] for q in ctx.captured_queries)

@@ -50,8 +50,8 @@ class GameViewSet(viewsets.GenericViewSet):
     def get_queryset(self):
         return visibility.visible_games(self.request.user)
 
-    def _game(self) -> Game:
-        return self.get_object()
+    def _game(self, *, write: bool = False) -> Game:
+        return self.get_object(write=write)
 
     def _master_game(self) -> Game:
         """The game, once the viewer is known to be its master: master-only actions call this before reading the
@@ -119,7 +119,7 @@ class GameViewSet(viewsets.GenericViewSet):
     def orders(self, request, pk=None):
         """GET: order versions the viewer may see. POST: a new version of the caller's order for the phase the body
         names (``phase``, required; 409 ``stale`` with ``open_phase`` when that phase has ended)."""
-        game = self._game()
+        game = self._game(write=request.method == "POST")
         if request.method == "GET":
             return self._paged(visibility.orders(self._viewer(game)), s.OrderSerializer)
         data = s.OrderSubmitSerializer(data=request.data)
@@ -133,7 +133,7 @@ class GameViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"], url_path="orders/withdraw")
     def orders_withdraw(self, request, pk=None):
         """Withdraw the caller's order for the phase the body names (a new version with no payload)."""
-        game = self._game()
+        game = self._game(write=True)
         data = s.OrderTargetSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -251,9 +251,11 @@ class GameViewSet(viewsets.GenericViewSet):
         phase = services.phase_resolve_now(game=game, actor=request.user, **data.validated_data)
         return Response(s.PhaseSerializer(phase).data)
 
-    def get_object(self):
+    def get_object(self, *, write: bool = False):
         """The game of the URL through the visibility layer's one lookup (``visibility.game_or_404``: the same
-        rule as :meth:`get_queryset`, read by a query compiled once per process); ``Http404`` otherwise."""
-        game = visibility.game_or_404(self.request.user, self.kwargs.get(self.lookup_url_kwarg or self.lookup_field))
+        rule as :meth:`get_queryset`, read by a query compiled once per process); ``Http404`` otherwise.
+        ``write``: the lean row of a write that reads its state again under its lock."""
+        game = visibility.game_or_404(self.request.user, self.kwargs.get(self.lookup_url_kwarg or self.lookup_field),
+                                      write=write)
         self.check_object_permissions(self.request, game)
         return game
