@@ -308,6 +308,9 @@ GM_MAX_EXTENSION = env.float("GM_MAX_EXTENSION", default=float(timedelta(days=2)
 GM_LIVE_POLL_SECONDS = env.int("GM_LIVE_POLL_SECONDS", default=30)
 GM_INBOX_POLL_SECONDS = env.int("GM_INBOX_POLL_SECONDS", default=60)
 GM_REMINDER_INTERVAL = env.float("GM_REMINDER_INTERVAL", default=60.0)
+# How many phases one task of a periodic phase sweep (deadline reminders, push warnings) looks at before it hands
+# the rest to a task of its own (gm.core.sweeps): a long sweep never holds a worker while deadline tasks wait.
+GM_SWEEP_BATCH = env.int("GM_SWEEP_BATCH", default=100)
 # Forum life (issue 23): how often beat prods quiet players and ends emergency pauses, in seconds; a player's
 # emergency pause lasts at most GM_EMERGENCY_PAUSE_MAX_HOURS and he may take one every GM_EMERGENCY_PAUSE_MONTHS.
 GM_ACTIVITY_INTERVAL = env.float("GM_ACTIVITY_INTERVAL", default=60.0)

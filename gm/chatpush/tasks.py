@@ -48,7 +48,11 @@ def seat_told_task(entry_ids: list[int]) -> int:
 
 
 @shared_task(name="gm.chatpush.tasks.deadline_sweep_task", ignore_result=True)
-def deadline_sweep_task() -> int:
+def deadline_sweep_task(after: list | None = None) -> int:
     """Beat's deadline warnings (every ``GM_REMINDER_INTERVAL`` seconds, after the inbox's reminders;
-    :func:`.fanout.deadline_sweep`)."""
-    return len(fanout.deadline_sweep())
+    :func:`.fanout.deadline_sweep_batch`): one batch of phases after the cursor ``after`` (``None`` from beat); a
+    full batch sends the next one as a task of its own. Returns how many warnings it queued."""
+    created, resume = fanout.deadline_sweep_batch(after=after)
+    if resume is not None:
+        deadline_sweep_task.delay_on_commit(after=resume)
+    return len(created)

@@ -32,7 +32,7 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from gm.core import page_memo, visibility
+from gm.core import page_memo, sweeps, visibility
 from gm.core.emails import notification_email
 from gm.core.metrics import count_email_failure
 from gm.core.models import AuditEntry, Game, GroupMembership, LogEntry, Order, Phase, Seat, life_of
@@ -535,13 +535,16 @@ def seats_to_remind(phase: Phase) -> list[Seat]:
 
 @dataclass
 class ReminderReport:
-    """What one sweep did: ``sent`` the ``(phase id, seat id)`` pairs reminded, ``emailed`` how many e-mails."""
+    """What one sweep batch did: ``sent`` the ``(phase id, seat id)`` pairs reminded, ``emailed`` how many e-mails;
+    ``resume_after`` the cursor of the next batch when this one was full (:mod:`gm.core.sweeps`), else ``None``."""
 
     sent: list[tuple[int, int]] = field(default_factory=list)
     emailed: int = 0
+    resume_after: list | None = None
 
 
-def reminders_sweep(*, clock: Clock = timezone.now, limit: int = 200) -> ReminderReport:
+def reminders_sweep(*, clock: Clock = timezone.now, limit: int | None = None,
+                    after: Any = None) -> ReminderReport:
     """The periodic deadline-reminder sweep (beat, every ``GM_REMINDER_INTERVAL`` seconds).
 
     For each open, non-setup phase of a running, unpaused game whose master set ``N = GameReminder.hours > 0``:
@@ -552,16 +555,25 @@ def reminders_sweep(*, clock: Clock = timezone.now, limit: int = 200) -> Reminde
     Setup phases (deck building) are skipped: their input is not an order. After an extension or a pause the
     window moves with the deadline; a seat already reminded for the phase is not reminded again.
 
-    ``limit`` caps the phases looked at per sweep (the next sweep takes the rest).
+    The phases are walked in (deadline, id) order in batches of at most ``limit`` phases (default
+    ``GM_SWEEP_BATCH``), starting after the cursor
+    ``after`` (:mod:`gm.core.sweeps`; ``None``: from the nearest deadline). A batch that reaches ``limit`` returns
+    the cursor of its last phase in ``resume_after``, and the task runs the next batch as a task of its own, so
+    every phase in its reminder window is looked at in each sweep however many there are, and no batch holds a
+    worker long while deadline tasks wait (issue 25 goal 4). Raises ``ValueError`` for a malformed ``after``.
     """
     report = ReminderReport()
     now = clock()
     by_table = Q(game__reminder__isnull=True, game__life__reminder_table=True)
     by_module = Q(game__reminder__isnull=True, game__module__in=_modules_with_lead())
-    phases = (Phase.objects.filter(Q(game__reminder__hours__gt=0) | by_table | by_module, status=Phase.Status.OPEN,
-                                   setup=False,
-                                   deadline__gt=now, game__status=Game.Status.RUNNING, game__paused_at__isnull=True)
-              .select_related("game__reminder").order_by("deadline")[:limit])
+    phases, report.resume_after = sweeps.batch(
+        Phase.objects.filter(Q(game__reminder__hours__gt=0) | by_table | by_module, status=Phase.Status.OPEN,
+                             setup=False, deadline__gt=now, game__status=Game.Status.RUNNING,
+                             game__paused_at__isnull=True).select_related("game__reminder", "game__life"),
+        limit=limit or settings.GM_SWEEP_BATCH, after=after)
+    # The seats reminded already, in one query: a phase stays in the sweep until its deadline.
+    reminded = set(PhaseReminder.objects.filter(phase_id__in=[p.pk for p in phases]).values_list("phase_id",
+                                                                                                  "seat_id"))
     for phase in phases:
         reminder = getattr(phase.game, "reminder", None)
         length = phase.base_deadline - phase.opens_at
@@ -578,6 +590,8 @@ def reminders_sweep(*, clock: Clock = timezone.now, limit: int = 200) -> Reminde
         if now < due_at or phase.opens_at > due_at:
             continue
         for seat in seats_to_remind(phase):
+            if (phase.pk, seat.pk) in reminded:
+                continue
             note = _remind(phase, seat, hours, now)
             if note is None:
                 continue

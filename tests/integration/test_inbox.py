@@ -572,3 +572,47 @@ def test_forum_mafia_night_feed_and_inbox(frozen, master, fm_users, spectator):
     assert not notes(master, kind="result").exists() and notes(master, kind="phase_results").count() == 1
     assert not notes(spectator).exists()
     assert not Notification.objects.filter(entry__visibility="master").exists()
+
+
+def _reminded_games(count: int, master, players) -> list:
+    """``count`` running ``tally`` games like ``long_game``, started at the same moment (so their deadlines tie)."""
+    games = []
+    for g in range(count):
+        game = services.game_create(master=master, module="tally", title=f"Batch {g}", options={"rounds": 3},
+                                    rng_seed=g, durations={"round": 6 * HOUR})
+        services.game_open_signup(game=game, actor=master)
+        for i, user in enumerate(players):
+            services.seat_join(game=game, user=user, display_name=f"Seat{i}")
+        services.game_start(game=game, actor=master)
+        inbox.reminder_set(game=game, actor=master, hours=2)
+        games.append(game)
+    return games
+
+
+def test_reminder_sweep_walks_every_due_phase_in_batches(master, players, frozen, settings):
+    """More phases in their reminder window than one batch holds: the sweep goes on after the last phase of each
+    batch (ties of deadline broken by id) until every phase was looked at, instead of looking at the nearest batch
+    again and again while the others are never reminded (issue 25 goal 4)."""
+    games = _reminded_games(5, master, players)
+    phases = [g.phases.get(status=Phase.Status.OPEN) for g in games]
+    assert len({p.deadline for p in phases}) == 1  # one deadline for all: the cursor's id breaks the tie
+    frozen.move_to(phases[0].deadline - timedelta(hours=2))
+    seats = len(players)
+    first = inbox.reminders_sweep(limit=2)
+    assert len(first.sent) == 2 * seats and first.resume_after is not None
+    again = inbox.reminders_sweep(limit=2)  # the same first batch: nothing more to send there
+    assert again.sent == [] and again.resume_after == first.resume_after
+    second = inbox.reminders_sweep(limit=2, after=first.resume_after)
+    third = inbox.reminders_sweep(limit=2, after=second.resume_after)
+    assert len(second.sent) == 2 * seats and len(third.sent) == seats and third.resume_after is None
+    batches = [{phase for phase, _seat in r.sent} for r in (first, second, third)]
+    assert set().union(*batches) == {p.pk for p in phases} and sum(map(len, batches)) == 5
+    assert all(reminded(g) == set(range(seats)) for g in games)
+    with pytest.raises(ValueError):
+        inbox.reminders_sweep(after=["not a date", 1])
+    # The task follows the cursor by itself: one beat tick, batches of 2, reminds the phases of a new window.
+    settings.GM_SWEEP_BATCH = 2
+    later = _reminded_games(3, master, players)
+    frozen.move_to(later[0].phases.get(status=Phase.Status.OPEN).deadline - timedelta(hours=2))
+    assert reminders_sweep_task() == {"sent": 2 * seats, "emailed": 0}  # the first batch; the rest is queued
+    assert sum(reminded(g) == set(range(seats)) for g in later) == 2

@@ -450,3 +450,36 @@ def test_worker_killed_mid_resolution_resolves_exactly_once_later(running_game, 
                timeout=10, message=lambda: f"no sweep reported reclaiming {phase.pk}:\n{worker_b.tail()}")
     assert "phase reclaimed" in worker_b.log()
     assert_clean_log(worker_b)
+
+
+def test_reminder_sweep_hands_each_full_batch_to_the_next_task(master, players, celery_procs):
+    """Issue 25 goal 4: one beat tick of the reminder sweep, with batches of 2 phases, reaches every phase in its
+    reminder window through tasks that each send the next (``gm.core.sweeps``), on a real worker; each phase's
+    seats are reminded once."""
+    from gm.inbox import services as inbox
+    from gm.inbox.models import PhaseReminder
+    from gm.inbox.tasks import reminders_sweep_task
+
+    worker = celery_procs.worker(extra_env={"GM_SWEEP_BATCH": "2"})
+    games = []
+    for g in range(5):
+        game = services.game_create(master=master, module="tally", title=f"Remind {g}", options={"rounds": 3},
+                                    rng_seed=g)
+        services.game_open_signup(game=game, actor=master)
+        for i, user in enumerate(players):
+            services.seat_join(game=game, user=user, display_name=f"Seat{i}")
+        services.game_start(game=game, actor=master)
+        inbox.reminder_set(game=game, actor=master, hours=ROUND_SECONDS // 3600)  # due from the phase's start
+        games.append(game)
+    reminders_sweep_task.delay()
+    expected = 5 * len(players)
+    wait_until(lambda: PhaseReminder.objects.filter(phase__game__in=games).count() >= expected, timeout=30,
+               interval=0.2, message=lambda: f"reminders sent: "
+               f"{PhaseReminder.objects.filter(phase__game__in=games).count()} of {expected}\n{worker.tail()}")
+    # The worker logs a task's result just after its last reminder commits.
+    wait_until(lambda: len(succeeded(worker, "gm.inbox.tasks.reminders_sweep_task")) >= 3, timeout=10,
+               message=lambda: f"fewer than 3 sweep tasks in the log:\n{worker.tail()}")
+    sweeps = succeeded(worker, "gm.inbox.tasks.reminders_sweep_task")
+    assert len(sweeps) == 3, sweeps  # 2 + 2 + 1 phases: the last batch is not full and sends no next one
+    assert PhaseReminder.objects.filter(phase__game__in=games).values("phase", "seat").distinct().count() == expected
+    assert_clean_log(worker)

@@ -17,12 +17,13 @@ import zoneinfo
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 
-from gm.core import visibility
+from gm.core import sweeps, visibility
 from gm.core.engine import PhaseInfo
 from gm.core.links import absolute_url
 from gm.core.models import Game, LogEntry, Phase, Post, PostPrivate, Seat
@@ -276,26 +277,42 @@ def deadline_collapse(game: Game | int) -> str:
     return f"deadline-{getattr(game, 'pk', game)}"
 
 
-def deadline_sweep(*, clock: Clock = timezone.now, limit: int = 200) -> list[Delivery]:
+def deadline_sweep(*, clock: Clock = timezone.now, limit: int | None = None) -> list[Delivery]:
     """Deadline warnings (``deadline``), following the inbox's reminders (``gm.inbox``'s ``PhaseReminder``: the
-    master's or the deadline grid's lead time, once per phase and seat).
+    master's or the deadline grid's lead time, once per phase and seat): the whole sweep, batch after batch
+    (:func:`deadline_sweep_batch`), in one call. Returns the deliveries queued."""
+    created, after = deadline_sweep_batch(clock=clock, limit=limit)
+    while after is not None:
+        more, after = deadline_sweep_batch(clock=clock, limit=limit, after=after)
+        created += more
+    return created
+
+
+def deadline_sweep_batch(*, clock: Clock = timezone.now, limit: int | None = None,
+                         after: Any = None) -> tuple[list[Delivery], list | None]:
+    """One batch of the deadline warnings: at most ``limit`` phases (default ``GM_SWEEP_BATCH``) after the sweep
+    cursor ``after``
+    (:mod:`gm.core.sweeps`, ``None``: from the nearest deadline) in (deadline, id) order; returns the deliveries
+    queued and the cursor of the next batch (``None``: done). The task sends each next batch as a task of its own.
 
     For each reminded seat of an open phase of a running, unpaused game whose deadline is still ahead and which
     still has not acted (``gm.inbox.services.seats_to_remind``): one warning per phase *and deadline* — the same
     warning is never sent twice; when the deadline moved (an extension, a pause) a new one is sent that says so.
     All warnings of a game share one collapse key (:func:`deadline_collapse`): a Web Push notification replaces the
     previous one, and an older warning still waiting for its retry is dropped. The push service keeps it until the
-    deadline (``ttl``). ``limit`` caps the phases looked at per sweep."""
+    deadline (``ttl``). Raises ``ValueError`` for a malformed ``after``."""
+    from django.db.models import Exists, OuterRef
+
     from gm.inbox.models import PhaseReminder
     from gm.inbox.services import seats_to_remind
 
     now = clock()
-    phase_ids = list(PhaseReminder.objects.filter(phase__status=Phase.Status.OPEN, phase__deadline__gt=now,
-                                                  phase__game__status=Game.Status.RUNNING,
-                                                  phase__game__paused_at__isnull=True)
-                     .values_list("phase_id", flat=True).distinct()[:limit])
+    phases, resume = sweeps.batch(
+        Phase.objects.filter(Exists(PhaseReminder.objects.filter(phase=OuterRef("pk"))), status=Phase.Status.OPEN,
+                             deadline__gt=now, game__status=Game.Status.RUNNING, game__paused_at__isnull=True)
+        .select_related("game"), limit=limit or settings.GM_SWEEP_BATCH, after=after)
     created = []
-    for phase in Phase.objects.filter(pk__in=phase_ids).select_related("game").order_by("deadline"):
+    for phase in phases:
         reminded = set(PhaseReminder.objects.filter(phase=phase).values_list("seat_id", flat=True))
         stamp = int(phase.deadline.timestamp())
         key = f"deadline:{phase.pk}:{stamp}"
@@ -310,4 +327,4 @@ def deadline_sweep(*, clock: Clock = timezone.now, limit: int = 200) -> list[Del
                 url=game.get_absolute_url(), ttl=max(60, int((phase.deadline - now).total_seconds())), now=now,
                 render=lambda phase=phase, moved=moved: texts.deadline(game=phase.game.title, phase=phase.label,
                                                                        deadline=phase.deadline, moved=moved))
-    return created
+    return created, resume

@@ -207,3 +207,27 @@ def test_a_delivery_runs_once_even_if_its_task_runs_twice(running_game, players,
     assert deliver_task.apply(args=[row.pk]).get() == Delivery.Status.SENT
     assert deliver_task.apply(args=[row.pk]).get() == Delivery.Status.SENT  # late acknowledgement: no resend
     assert len(endpoint.requests) == 1
+
+
+def test_deadline_warnings_reach_every_reminded_phase_batch_by_batch(frozen, master, players, endpoint):
+    """More reminded phases than one batch: each batch ends with the cursor of the next (deadlines tied, ids
+    break the tie), the batches together warn every phase once, and ``deadline_sweep`` walks them all (issue 25
+    goal 4: no phase waits behind the same first batch)."""
+    json_channel(players[0], endpoint, events=[DEADLINE])
+    games = []
+    for g in range(3):
+        game = services.game_create(master=master, module="tally", title=f"Warn {g}", options={"rounds": 2},
+                                    rng_seed=g)
+        services.game_open_signup(game=game, actor=master)
+        for i, user in enumerate(players):
+            services.seat_join(game=game, user=user, display_name=f"Seat{i}")
+        services.game_start(game=game, actor=master)
+        GameReminder.objects.create(game=game, hours=1)
+        games.append(game)
+    frozen.shift(HOUR // 2)
+    assert len(reminders_sweep().sent) == 3 * len(players)
+    first, after = fanout.deadline_sweep_batch(limit=2)
+    second, last = fanout.deadline_sweep_batch(limit=2, after=after)
+    assert after is not None and last is None
+    assert sorted(d.game_id for d in first + second) == sorted(g.pk for g in games)  # one warning each
+    assert fanout.deadline_sweep(limit=1) == []  # the whole sweep again: every warning was sent already
