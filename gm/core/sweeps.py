@@ -1,9 +1,11 @@
-"""Keyset cursors of the periodic sweeps that walk open phases in batches (deadline reminders, push warnings).
+"""Keyset cursors of the periodic sweeps that walk rows which stay in their set from one sweep to the next (the open
+phases of the deadline reminders and push warnings, the running games of the activity sweep) in batches.
 
-A sweep looks at a bounded batch of phases in (deadline, id) order and, when the batch is full, hands the cursor of
-its last phase to the next batch, which runs as a task of its own: every phase is looked at in each sweep however
-many there are, and no batch holds a worker for long while deadline tasks wait (issue 25 goal 4). The cursor is
-JSON (a task argument): ``[deadline ISO 8601, phase id]``.
+A sweep looks at a bounded batch and, when the batch is full, hands the cursor of its last row to the next batch,
+which runs as a task of its own: every row is looked at in each sweep however many there are — a sweep that took
+the first N rows each time never reached the rows after them — and no batch holds a worker for long while deadline
+tasks wait (issue 25 goal 4). Cursors are JSON (task arguments): ``[deadline ISO 8601, phase id]`` for phases in
+deadline order (:func:`batch`), a row id for rows in id order (:func:`batch_by_id`).
 """
 from __future__ import annotations
 
@@ -40,3 +42,19 @@ def batch(phases, *, limit: int, after: Any = None) -> tuple[list[Phase], list |
         raise ValueError(f"a sweep batch needs a limit of at least 1, not {limit}")
     rows = list(phases.filter(after_cursor(after)).order_by("deadline", "pk")[:limit])
     return rows, (cursor_of(rows[-1]) if len(rows) == limit else None)
+
+
+def batch_by_id(rows, *, limit: int, after: Any = None) -> tuple[list, int | None]:
+    """The next batch of a sweep over ``rows`` (a queryset, or a ``values_list`` of ids) in id order: at most
+    ``limit`` rows whose id is above ``after`` (``None``: from the first), and the cursor — the last row's id — when
+    the batch is full (``None``: the sweep is done). Raises ``ValueError`` for a ``limit`` below 1 or an ``after``
+    that is not an integer."""
+    if limit < 1:
+        raise ValueError(f"a sweep batch needs a limit of at least 1, not {limit}")
+    if after is not None:
+        rows = rows.filter(pk__gt=int(after))
+    got = list(rows.order_by("pk")[:limit])
+    if len(got) < limit:
+        return got, None
+    last = got[-1]
+    return got, int(getattr(last, "pk", last))

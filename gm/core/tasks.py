@@ -60,11 +60,12 @@ def phase_notify_task(phase_id: int) -> int:
 
 @shared_task(name="gm.core.tasks.activity_sweep_task", ignore_result=True)
 def activity_sweep_task() -> dict:
-    """Beat's activity sweep (every ``GM_ACTIVITY_INTERVAL`` seconds): prod quiet players, flag seats quiet past
-    the grace, end emergency pauses that are due (``gm.core.services.activity.activity_sweep``)."""
-    from .services.activity import activity_sweep
+    """Beat's activity sweep (every ``GM_ACTIVITY_INTERVAL`` seconds): prod quiet players and flag seats quiet past
+    the grace in the next batch of games of the round, end emergency pauses that are due
+    (``gm.core.services.activity.activity_sweep_tick``)."""
+    from .services.activity import activity_sweep_tick
 
-    return {key: len(ids) for key, ids in activity_sweep().items()}
+    return {key: len(ids) for key, ids in activity_sweep_tick().items()}
 
 
 @shared_task(name="gm.core.tasks.comaster_takeover_sweep_task", ignore_result=True)

@@ -569,7 +569,9 @@ def reminders_sweep(*, clock: Clock = timezone.now, limit: int | None = None,
     phases, report.resume_after = sweeps.batch(
         Phase.objects.filter(Q(game__reminder__hours__gt=0) | by_table | by_module, status=Phase.Status.OPEN,
                              setup=False, deadline__gt=now, game__status=Game.Status.RUNNING,
-                             game__paused_at__isnull=True).select_related("game__reminder", "game__life"),
+                             game__paused_at__isnull=True)
+        # The game's state is never read here: every open phase is looked at each sweep.
+        .select_related("game__reminder", "game__life").defer("game__state", "game__outcome", "state", "result"),
         limit=limit or settings.GM_SWEEP_BATCH, after=after)
     # The seats reminded already, in one query: a phase stays in the sweep until its deadline.
     reminded = set(PhaseReminder.objects.filter(phase_id__in=[p.pk for p in phases]).values_list("phase_id",

@@ -194,3 +194,60 @@ def test_nobody_is_prodded_in_deck_building_and_the_first_night_starts_the_clock
     assert activity.activity_sweep()["prodded"] == []  # quiet since the night opened, not since the start
     frozen.shift(timedelta(hours=1))
     assert len(activity.activity_sweep()["prodded"]) == game.seats.filter(alive=True).count()
+
+
+def test_activity_sweep_walks_every_running_game_in_batches(frozen, master, players):
+    """More running games than one batch: each batch ends with the id of the next one's start, so the games after
+    the first batch are swept too — a sweep that took the first N games each time never prodded anyone in the
+    others (issue 25 goal 4) — and the whole sweep, batch by batch, prods each quiet seat once."""
+    games = []
+    for g in range(3):
+        game = services.game_create(master=master, module="tally", title=f"Quiet {g}", options={"rounds": 2},
+                                    rng_seed=g, durations={"round": 100 * 3600})
+        services.game_open_signup(game=game, actor=master)
+        for i, user in enumerate(players):
+            services.seat_join(game=game, user=user, display_name=f"Seat{i}")
+        services.game_start(game=game, actor=master)
+        activity.activity_options_set(game=game, actor=master, changes={"prod_after": 1, "prod_grace": 1})
+        games.append(game)
+    frozen.shift(timedelta(hours=1, seconds=1))
+    first, after = activity.activity_sweep_batch(limit=2)
+    second, last = activity.activity_sweep_batch(limit=2, after=after)
+    assert after == games[1].pk and last is None
+    seats_of = {g.pk: set(g.seats.values_list("pk", flat=True)) for g in games}
+    assert set(first["prodded"]) == seats_of[games[0].pk] | seats_of[games[1].pk]
+    assert set(second["prodded"]) == seats_of[games[2].pk]
+    frozen.shift(timedelta(hours=1, seconds=1))
+    flagged = activity.activity_sweep(limit=1)["flagged"]  # the whole sweep in one call, one game a batch
+    assert sorted(flagged) == sorted(set().union(*seats_of.values()))
+    assert activity.activity_sweep(limit=1) == {"prodded": [], "flagged": [], "killed": [], "resumed": []}
+    with pytest.raises(ValueError):
+        activity.activity_sweep_batch(after="not an id")
+
+
+def test_activity_sweep_ticks_go_round_the_games(frozen, master, players):
+    """Beat's ticks: each sweeps the next batch of games after the one the tick before ended on, and a tick that
+    reaches the last game goes on from the first, so with 3 games and batches of 2 every game is swept in every
+    2 ticks (issue 25 goal 4), each quiet seat prodded once."""
+    from django.core.cache import cache
+
+    cache.delete(activity.ACTIVITY_CURSOR_KEY)
+    games = []
+    for g in range(3):
+        game = services.game_create(master=master, module="tally", title=f"Round {g}", options={"rounds": 2},
+                                    rng_seed=g, durations={"round": 100 * 3600})
+        services.game_open_signup(game=game, actor=master)
+        for i, user in enumerate(players):
+            services.seat_join(game=game, user=user, display_name=f"Seat{i}")
+        services.game_start(game=game, actor=master)
+        activity.activity_options_set(game=game, actor=master, changes={"prod_after": 1, "prod_grace": 24})
+        games.append(game)
+    seats_of = [set(g.seats.values_list("pk", flat=True)) for g in games]
+    frozen.shift(timedelta(hours=1, seconds=1))
+    assert set(activity.activity_sweep_tick(limit=2)["prodded"]) == seats_of[0] | seats_of[1]
+    assert cache.get(activity.ACTIVITY_CURSOR_KEY) == games[1].pk
+    # The next tick: game 3, then round to game 1 (nothing new there), and it stops where this round began.
+    assert set(activity.activity_sweep_tick(limit=2)["prodded"]) == seats_of[2]
+    assert cache.get(activity.ACTIVITY_CURSOR_KEY) == games[0].pk
+    cache.set(activity.ACTIVITY_CURSOR_KEY, "not ours")  # a stale or foreign cursor starts the round again
+    assert activity_sweep_task.run() == {"prodded": 0, "flagged": 0, "killed": 0, "resumed": 0}

@@ -310,7 +310,8 @@ def deadline_sweep_batch(*, clock: Clock = timezone.now, limit: int | None = Non
     phases, resume = sweeps.batch(
         Phase.objects.filter(Exists(PhaseReminder.objects.filter(phase=OuterRef("pk"))), status=Phase.Status.OPEN,
                              deadline__gt=now, game__status=Game.Status.RUNNING, game__paused_at__isnull=True)
-        .select_related("game"), limit=limit or settings.GM_SWEEP_BATCH, after=after)
+        .select_related("game").defer("game__state", "game__outcome", "state", "result"),
+        limit=limit or settings.GM_SWEEP_BATCH, after=after)
     created = []
     for phase in phases:
         reminded = set(PhaseReminder.objects.filter(phase=phase).values_list("seat_id", flat=True))

@@ -19,12 +19,13 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import signals
+from .. import signals, sweeps
 from ..engine import Event, PhaseInfo
 from ..models import Game, LogEntry, Order, Phase, Post, Seat
 from ..models_life import SeatStatus, Tenure
@@ -240,19 +241,74 @@ def _kill_idle(game: Game, phase: Phase, seat: Seat, now: datetime) -> None:
     LogEntry.objects.bulk_create(entries)
 
 
-def activity_sweep(*, clock: Clock = timezone.now, limit: int = 200) -> dict[str, list[int]]:
-    """Beat's activity sweep: :func:`sweep_game` for each running, unpaused game with an open phase (at most
-    ``limit`` games per sweep), then the emergency pauses that are due end (``vacations.emergency_resume_due``).
-    Returns what was done: ``prodded``/``flagged``/``killed`` seat ids and ``resumed`` pause ids."""
+#: Where the activity sweep's round-robin keeps the id of the last game its latest tick swept (Django's cache: a hint,
+#: not the truth — losing it only starts the round again from the first game).
+ACTIVITY_CURSOR_KEY = "gm:activity-sweep:after"
+
+
+def activity_sweep(*, clock: Clock = timezone.now, limit: int | None = None) -> dict[str, list[int]]:
+    """The whole activity sweep in one call, batch after batch (:func:`activity_sweep_batch`): :func:`sweep_game`
+    for every running, unpaused game with an open phase, then the emergency pauses that are due end
+    (``vacations.emergency_resume_due``). Returns what was done: ``prodded``/``flagged``/``killed`` seat ids and
+    ``resumed`` pause ids."""
     from .vacations import emergency_resume_due
 
+    report, after = activity_sweep_batch(clock=clock, limit=limit)
+    while after is not None:
+        more, after = activity_sweep_batch(clock=clock, limit=limit, after=after)
+        for key, ids in more.items():
+            report[key] += ids
+    report["resumed"] = emergency_resume_due(clock=clock)
+    return report
+
+
+def activity_sweep_tick(*, clock: Clock = timezone.now, limit: int | None = None) -> dict[str, list[int]]:
+    """Beat's activity sweep (every ``GM_ACTIVITY_INTERVAL`` seconds): :func:`sweep_game` for the next ``limit``
+    (default ``GM_SWEEP_BATCH``) games of a round-robin over the running, unpaused games with an open phase — after
+    the game the previous tick swept last (:data:`ACTIVITY_CURSOR_KEY`), going on from the first game when the
+    round ends — then the emergency pauses that are due end. With G games each game is swept once every
+    ceil(G / limit) ticks, so a prod due after ``prod_after`` hours goes out at most that many intervals late, and
+    a tick costs the same however many games run (issue 25 goal 4; the sweep used to take the same first 200 games
+    at every tick, and the games after them were never swept). Returns the report of :func:`activity_sweep`."""
+    from django.core.cache import cache
+
+    from .vacations import emergency_resume_due
+
+    limit = limit or settings.GM_SWEEP_BATCH
+    after = cache.get(ACTIVITY_CURSOR_KEY)
+    if not isinstance(after, int):
+        after = None  # none yet, or not ours: the round starts again
+    ids, resume = sweeps.batch_by_id(_sweepable_game_ids(), limit=limit, after=after)
+    if resume is None and after is not None and len(ids) < limit:
+        # The round ended inside this batch: the rest of it comes from the round's start, up to where it began.
+        more, resume = sweeps.batch_by_id(_sweepable_game_ids().filter(pk__lte=after), limit=limit - len(ids))
+        ids += more
+    report = _sweep_games(ids, clock)
+    cache.set(ACTIVITY_CURSOR_KEY, resume, timeout=None)
+    report["resumed"] = emergency_resume_due(clock=clock)
+    return report
+
+
+def activity_sweep_batch(*, clock: Clock = timezone.now, limit: int | None = None,
+                         after: int | None = None) -> tuple[dict[str, list[int]], int | None]:
+    """One batch of the activity sweep: :func:`sweep_game` for at most ``limit`` (default ``GM_SWEEP_BATCH``)
+    running, unpaused games with an open phase whose id is above ``after`` (``None``: from the first). Returns the
+    report (as :func:`activity_sweep`'s, ``resumed`` empty) and the cursor of the next batch
+    (``gm.core.sweeps.batch_by_id``; ``None``: that was the last). Raises ``ValueError`` for a malformed ``after``."""
+    ids, resume = sweeps.batch_by_id(_sweepable_game_ids(), limit=limit or settings.GM_SWEEP_BATCH, after=after)
+    return _sweep_games(ids, clock), resume
+
+
+def _sweepable_game_ids():
+    return (Game.objects.filter(status=Game.Status.RUNNING, paused_at__isnull=True, phases__status=Phase.Status.OPEN)
+            .values_list("pk", flat=True))
+
+
+def _sweep_games(ids, clock: Clock) -> dict[str, list[int]]:
     report: dict[str, list[int]] = {"prodded": [], "flagged": [], "killed": [], "resumed": []}
-    ids = (Game.objects.filter(status=Game.Status.RUNNING, paused_at__isnull=True,
-                               phases__status=Phase.Status.OPEN).order_by("pk").values_list("pk", flat=True)[:limit])
     for game_id in ids:
         for key, seat_ids in sweep_game(game_id=game_id, clock=clock).items():
             report[key] += seat_ids
-    report["resumed"] = emergency_resume_due(clock=clock)
     return report
 
 
