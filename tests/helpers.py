@@ -101,3 +101,22 @@ def gm_scenario(*paths, **options) -> tuple[int, str, str]:
     except SystemExit as exc:
         code = exc.code
     return code, out.getvalue(), err.getvalue()
+
+
+def running_tally_games(master, players, count: int, *, title: str, rounds: int = 3,
+                        round_seconds: int | None = None) -> list:
+    """``count`` running ``tally`` games of ``master`` with every user of ``players`` seated (``Seat0``, …), started
+    one after another (on frozen time their deadlines tie); ``round_seconds``: the round's duration (the module's
+    default when ``None``)."""
+    from gm.core import services
+
+    games = []
+    for g in range(count):
+        game = services.game_create(master=master, module="tally", title=f"{title} {g}", options={"rounds": rounds},
+                                    rng_seed=g, durations={"round": round_seconds} if round_seconds else None)
+        services.game_open_signup(game=game, actor=master)
+        for i, user in enumerate(players):
+            services.seat_join(game=game, user=user, display_name=f"Seat{i}")
+        services.game_start(game=game, actor=master)
+        games.append(game)
+    return games

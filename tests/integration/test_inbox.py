@@ -30,7 +30,7 @@ from gm.inbox.context_processors import inbox as inbox_context
 from gm.inbox.models import GameReminder, Notification, NotificationSettings, PhaseReminder
 from gm.inbox.tasks import reminders_sweep_task
 from gm.modules.forum_mafia.bench import table as fm_night
-from tests.helpers import api, client_for
+from tests.helpers import api, client_for, running_tally_games
 
 pytestmark = pytest.mark.django_db
 
@@ -575,17 +575,10 @@ def test_forum_mafia_night_feed_and_inbox(frozen, master, fm_users, spectator):
 
 
 def _reminded_games(count: int, master, players) -> list:
-    """``count`` running ``tally`` games like ``long_game``, started at the same moment (so their deadlines tie)."""
-    games = []
-    for g in range(count):
-        game = services.game_create(master=master, module="tally", title=f"Batch {g}", options={"rounds": 3},
-                                    rng_seed=g, durations={"round": 6 * HOUR})
-        services.game_open_signup(game=game, actor=master)
-        for i, user in enumerate(players):
-            services.seat_join(game=game, user=user, display_name=f"Seat{i}")
-        services.game_start(game=game, actor=master)
+    """``count`` running games like ``long_game``, started at the same moment (so their deadlines tie)."""
+    games = running_tally_games(master, players, count, title="Batch", round_seconds=6 * HOUR)
+    for game in games:
         inbox.reminder_set(game=game, actor=master, hours=2)
-        games.append(game)
     return games
 
 

@@ -17,7 +17,7 @@ from gm.core.services import activity
 from gm.core.tasks import activity_sweep_task
 from gm.inbox import services as inbox
 from gm.inbox.models import Notification
-from tests.helpers import api, client_for, page_part
+from tests.helpers import api, client_for, page_part, running_tally_games
 from tests.integration import fm_table
 
 pytestmark = pytest.mark.django_db
@@ -200,16 +200,9 @@ def test_activity_sweep_walks_every_running_game_in_batches(frozen, master, play
     """More running games than one batch: each batch ends with the id of the next one's start, so the games after
     the first batch are swept too — a sweep that took the first N games each time never prodded anyone in the
     others (issue 25 goal 4) — and the whole sweep, batch by batch, prods each quiet seat once."""
-    games = []
-    for g in range(3):
-        game = services.game_create(master=master, module="tally", title=f"Quiet {g}", options={"rounds": 2},
-                                    rng_seed=g, durations={"round": 100 * 3600})
-        services.game_open_signup(game=game, actor=master)
-        for i, user in enumerate(players):
-            services.seat_join(game=game, user=user, display_name=f"Seat{i}")
-        services.game_start(game=game, actor=master)
+    games = running_tally_games(master, players, 3, title="Quiet", rounds=2, round_seconds=100 * 3600)
+    for game in games:
         activity.activity_options_set(game=game, actor=master, changes={"prod_after": 1, "prod_grace": 1})
-        games.append(game)
     frozen.shift(timedelta(hours=1, seconds=1))
     first, after = activity.activity_sweep_batch(limit=2)
     second, last = activity.activity_sweep_batch(limit=2, after=after)
@@ -232,16 +225,9 @@ def test_activity_sweep_ticks_go_round_the_games(frozen, master, players):
     from django.core.cache import cache
 
     cache.delete(activity.ACTIVITY_CURSOR_KEY)
-    games = []
-    for g in range(3):
-        game = services.game_create(master=master, module="tally", title=f"Round {g}", options={"rounds": 2},
-                                    rng_seed=g, durations={"round": 100 * 3600})
-        services.game_open_signup(game=game, actor=master)
-        for i, user in enumerate(players):
-            services.seat_join(game=game, user=user, display_name=f"Seat{i}")
-        services.game_start(game=game, actor=master)
+    games = running_tally_games(master, players, 3, title="Round", rounds=2, round_seconds=100 * 3600)
+    for game in games:
         activity.activity_options_set(game=game, actor=master, changes={"prod_after": 1, "prod_grace": 24})
-        games.append(game)
     seats_of = [set(g.seats.values_list("pk", flat=True)) for g in games]
     frozen.shift(timedelta(hours=1, seconds=1))
     assert set(activity.activity_sweep_tick(limit=2)["prodded"]) == seats_of[0] | seats_of[1]

@@ -32,6 +32,7 @@ from django.utils import timezone
 from gm.core import services
 from gm.core.models import Game, LogEntry, Phase, Seat
 from gm.core.tasks import phase_resolve_task
+from tests.helpers import running_tally_games
 
 from .worker_utils import (
     SESSION_QUEUE,
@@ -461,16 +462,9 @@ def test_reminder_sweep_hands_each_full_batch_to_the_next_task(master, players, 
     from gm.inbox.tasks import reminders_sweep_task
 
     worker = celery_procs.worker(extra_env={"GM_SWEEP_BATCH": "2"})
-    games = []
-    for g in range(5):
-        game = services.game_create(master=master, module="tally", title=f"Remind {g}", options={"rounds": 3},
-                                    rng_seed=g)
-        services.game_open_signup(game=game, actor=master)
-        for i, user in enumerate(players):
-            services.seat_join(game=game, user=user, display_name=f"Seat{i}")
-        services.game_start(game=game, actor=master)
+    games = running_tally_games(master, players, 5, title="Remind")
+    for game in games:
         inbox.reminder_set(game=game, actor=master, hours=ROUND_SECONDS // 3600)  # due from the phase's start
-        games.append(game)
     reminders_sweep_task.delay()
     expected = 5 * len(players)
     wait_until(lambda: PhaseReminder.objects.filter(phase__game__in=games).count() >= expected, timeout=30,

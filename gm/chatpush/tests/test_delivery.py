@@ -16,7 +16,7 @@ from gm.core import services
 from gm.core.models import Phase
 from gm.inbox.models import GameReminder, Notification
 from gm.inbox.services import reminders_sweep
-from tests.helpers import client_for
+from tests.helpers import client_for, running_tally_games
 
 pytestmark = pytest.mark.django_db
 
@@ -214,16 +214,9 @@ def test_deadline_warnings_reach_every_reminded_phase_batch_by_batch(frozen, mas
     break the tie), the batches together warn every phase once, and ``deadline_sweep`` walks them all (issue 25
     goal 4: no phase waits behind the same first batch)."""
     json_channel(players[0], endpoint, events=[DEADLINE])
-    games = []
-    for g in range(3):
-        game = services.game_create(master=master, module="tally", title=f"Warn {g}", options={"rounds": 2},
-                                    rng_seed=g)
-        services.game_open_signup(game=game, actor=master)
-        for i, user in enumerate(players):
-            services.seat_join(game=game, user=user, display_name=f"Seat{i}")
-        services.game_start(game=game, actor=master)
+    games = running_tally_games(master, players, 3, title="Warn", rounds=2)
+    for game in games:
         GameReminder.objects.create(game=game, hours=1)
-        games.append(game)
     frozen.shift(HOUR // 2)
     assert len(reminders_sweep().sent) == 3 * len(players)
     first, after = fanout.deadline_sweep_batch(limit=2)
