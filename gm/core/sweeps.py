@@ -1,11 +1,13 @@
 """Keyset cursors of the periodic sweeps that walk rows which stay in their set from one sweep to the next (the open
 phases of the deadline reminders and push warnings, the running games of the activity sweep) in batches.
 
-A sweep looks at a bounded batch and, when the batch is full, hands the cursor of its last row to the next batch,
-which runs as a task of its own: every row is looked at in each sweep however many there are — a sweep that took
-the first N rows each time never reached the rows after them — and no batch holds a worker for long while deadline
-tasks wait (issue 25 goal 4). Cursors are JSON (task arguments): ``[deadline ISO 8601, phase id]`` for phases in
-deadline order (:func:`batch`), a row id for rows in id order (:func:`batch_by_id`).
+A sweep looks at a bounded batch and hands the cursor of its last row to the next batch — a task of its own, or the
+next tick of a round-robin — so every row is reached however many there are (a sweep that took the first N rows
+each time never reached the rows after them), and no batch holds a worker for long while deadline tasks wait
+(issue 25 goal 4). A row that moves while a sweep walks (a deadline extended) may be looked at twice or not until
+the next sweep; the sweeps' own unique rows keep what they send to once. Cursors are JSON (task arguments):
+``[deadline ISO 8601, phase id]`` for phases in deadline order (:func:`batch`), a row id for rows in id order
+(:func:`batch_by_id`).
 """
 from __future__ import annotations
 
@@ -17,16 +19,16 @@ from django.db.models import Q
 from .models import Phase
 
 
-def after_cursor(after: Any, *, prefix: str = "") -> Q:
-    """The condition "after the cursor's phase in (deadline, id) order" on phases (``prefix`` ``""``) or on rows that
-    point at one (``prefix`` ``"phase__"``); an empty condition for ``None``. Raises ``ValueError`` or
-    ``TypeError`` for a cursor that is not ``[deadline ISO 8601 with its offset, phase id]``."""
+def after_cursor(after: Any) -> Q:
+    """The condition on phases "after the cursor's phase in (deadline, id) order"; an empty condition for ``None``.
+    Raises ``ValueError`` or ``TypeError`` for a cursor that is not ``[deadline ISO 8601 with its offset,
+    phase id]``."""
     if after is None:
         return Q()
     deadline, phase_id = datetime.fromisoformat(after[0]), int(after[1])
     if deadline.tzinfo is None:
         raise ValueError(f"a sweep cursor's deadline needs its UTC offset: {after[0]!r}")
-    return Q(**{f"{prefix}deadline__gt": deadline}) | Q(**{f"{prefix}deadline": deadline, f"{prefix}pk__gt": phase_id})
+    return Q(deadline__gt=deadline) | Q(deadline=deadline, pk__gt=phase_id)
 
 
 def cursor_of(phase: Phase) -> list:

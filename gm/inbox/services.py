@@ -556,11 +556,11 @@ def reminders_sweep(*, clock: Clock = timezone.now, limit: int | None = None,
     window moves with the deadline; a seat already reminded for the phase is not reminded again.
 
     The phases are walked in (deadline, id) order in batches of at most ``limit`` phases (default
-    ``GM_SWEEP_BATCH``), starting after the cursor
-    ``after`` (:mod:`gm.core.sweeps`; ``None``: from the nearest deadline). A batch that reaches ``limit`` returns
-    the cursor of its last phase in ``resume_after``, and the task runs the next batch as a task of its own, so
-    every phase in its reminder window is looked at in each sweep however many there are, and no batch holds a
-    worker long while deadline tasks wait (issue 25 goal 4). Raises ``ValueError`` for a malformed ``after``.
+    ``GM_SWEEP_BATCH``), starting after the cursor ``after`` (:mod:`gm.core.sweeps`; ``None``: from the nearest
+    deadline). A batch that reaches ``limit`` returns the cursor of its last phase in ``resume_after``, and the task
+    runs the next batch as a task of its own, so every phase in its reminder window is looked at in each sweep
+    however many there are, and no batch holds a worker long while deadline tasks wait (issue 25 goal 4). Raises
+    ``ValueError`` for a malformed ``after``.
     """
     report = ReminderReport()
     now = clock()
