@@ -11,12 +11,15 @@ the next sweep; the sweeps' own unique rows keep what they send to once. Cursors
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db.models import Q
 
 from .models import Phase
+
+T = TypeVar("T")
 
 
 def after_cursor(after: Any) -> Q:
@@ -60,3 +63,14 @@ def batch_by_id(rows, *, limit: int, after: Any = None) -> tuple[list, int | Non
         return got, None
     last = got[-1]
     return got, int(getattr(last, "pk", last))
+
+
+def walk(step: Callable[[Any], tuple[T, Any]]) -> Iterator[T]:
+    """A whole sweep in one call: ``step(after)`` runs one batch from the cursor ``after`` (``None`` first) and
+    returns its result and the next cursor; the results are yielded batch after batch until a cursor is ``None``."""
+    after = None
+    while True:
+        result, after = step(after)
+        yield result
+        if after is None:
+            return

@@ -281,19 +281,16 @@ def deadline_sweep(*, clock: Clock = timezone.now, limit: int | None = None) -> 
     """Deadline warnings (``deadline``), following the inbox's reminders (``gm.inbox``'s ``PhaseReminder``: the
     master's or the deadline grid's lead time, once per phase and seat): the whole sweep, batch after batch
     (:func:`deadline_sweep_batch`), in one call. Returns the deliveries queued."""
-    created, after = deadline_sweep_batch(clock=clock, limit=limit)
-    while after is not None:
-        more, after = deadline_sweep_batch(clock=clock, limit=limit, after=after)
-        created += more
-    return created
+    return [delivery for batch in sweeps.walk(lambda after: deadline_sweep_batch(clock=clock, limit=limit, after=after))
+            for delivery in batch]
 
 
 def deadline_sweep_batch(*, clock: Clock = timezone.now, limit: int | None = None,
                          after: Any = None) -> tuple[list[Delivery], list | None]:
     """One batch of the deadline warnings: at most ``limit`` phases (default ``GM_SWEEP_BATCH``) after the sweep
-    cursor ``after``
-    (:mod:`gm.core.sweeps`, ``None``: from the nearest deadline) in (deadline, id) order; returns the deliveries
-    queued and the cursor of the next batch (``None``: done). The task sends each next batch as a task of its own.
+    cursor ``after`` (:mod:`gm.core.sweeps`, ``None``: from the nearest deadline) in (deadline, id) order; returns
+    the deliveries queued and the cursor of the next batch (``None``: done). The task sends each next batch as a
+    task of its own.
 
     For each reminded seat of an open phase of a running, unpaused game whose deadline is still ahead and which
     still has not acted (``gm.inbox.services.seats_to_remind``): one warning per phase *and deadline* — the same
@@ -312,13 +309,15 @@ def deadline_sweep_batch(*, clock: Clock = timezone.now, limit: int | None = Non
                              deadline__gt=now, game__status=Game.Status.RUNNING, game__paused_at__isnull=True)
         .select_related("game").defer("game__state", "game__outcome", "state", "result"),
         limit=limit or settings.GM_SWEEP_BATCH, after=after)
+    # The seats the inbox reminded, for the whole batch in one query.
+    reminded = set(PhaseReminder.objects.filter(phase_id__in=[p.pk for p in phases]).values_list("phase_id",
+                                                                                                  "seat_id"))
     created = []
     for phase in phases:
-        reminded = set(PhaseReminder.objects.filter(phase=phase).values_list("seat_id", flat=True))
         stamp = int(phase.deadline.timestamp())
         key = f"deadline:{phase.pk}:{stamp}"
         for seat in seats_to_remind(phase):
-            if seat.pk not in reminded:
+            if (phase.pk, seat.pk) not in reminded:
                 continue
             moved = Delivery.objects.filter(channel__user=seat.user, game=phase.game, event=DEADLINE,
                                             key__startswith=f"deadline:{phase.pk}:").exclude(key=key).exists()

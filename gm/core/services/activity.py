@@ -253,10 +253,9 @@ def activity_sweep(*, clock: Clock = timezone.now, limit: int | None = None) -> 
     ``resumed`` pause ids."""
     from .vacations import emergency_resume_due
 
-    report, after = activity_sweep_batch(clock=clock, limit=limit)
-    while after is not None:
-        more, after = activity_sweep_batch(clock=clock, limit=limit, after=after)
-        for key, ids in more.items():
+    report: dict[str, list[int]] = {"prodded": [], "flagged": [], "killed": [], "resumed": []}
+    for batch in sweeps.walk(lambda after: activity_sweep_batch(clock=clock, limit=limit, after=after)):
+        for key, ids in batch.items():
             report[key] += ids
     report["resumed"] = emergency_resume_due(clock=clock)
     return report
